@@ -1,0 +1,125 @@
+"""Build the benchmark from verified sources, following the dataset card's construction method.
+
+1. Target epics' ``.tess`` lines become the corpus (first occurrence of a duplicated citation kept).
+2. Gold rows are grouped by (VF Line Start, VF Line End); each group is a query.
+3. Query text is the VF Book 1 lines of the span joined by one space.
+4. Every target line of every parallel is relevant; qrels are deduplicated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from latin_intertext.benchmark import Benchmark, CorpusLine, Query
+from latin_intertext.errors import InputError
+from latin_intertext.sources.gold import WORKS, GoldParallel, read_gold
+from latin_intertext.sources.tess import Skipped, TessText, author_key, parse_tess
+
+TARGET_FILES = {  # author key -> file stem in naacl2021/texts
+    "vergil": "vergil.aeneid",
+    "lucan": "lucan.bellum_civile",
+    "ovid": "ovid.metamorphoses",
+    "statius": "statius.thebaid",
+}
+QUERY_FILE_STEM = "valerius_flaccus.argonautica"
+GOLD_FILE = "naacl2021/vf_intertext_dataset_1_0.csv"
+VF_BOOK = 1
+
+
+@dataclass
+class BuildReport:
+    """What the build read, kept and left out; written beside the data as build_report.json."""
+
+    files_read: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    separators: Counter = field(default_factory=Counter)  # author -> {"tab": n, "space": n}
+
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(s.reason.split(" (")[0].split(" <")[0] for s in self.skipped))
+
+    def to_dict(self) -> dict:
+        return {
+            "files_read": self.files_read,
+            "skipped_counts": self.counts(),
+            "skipped": [{"file": s.path, "line": s.lineno, "reason": s.reason, "text": s.content} for s in self.skipped],
+            "citation_separators": {k: dict(v) for k, v in sorted(self.separators.items())},
+        }
+
+
+def _book_files(root: Path, stem: str, part: str = "*") -> list[Path]:
+    files = sorted(root.glob(f"naacl2021/texts/{stem}.part.{part}.tess"), key=lambda p: int(p.suffixes[-2].lstrip(".")))
+    if not files:
+        raise InputError(f"{root / 'naacl2021/texts'}: no {stem}.part.N.tess files", hint="Point --sources at a mirror laid out like ../shared/sources.")
+    return files
+
+
+def _read_texts(root: Path, stem: str, report: BuildReport, part: str = "*") -> list[TessText]:
+    texts = []
+    for path in _book_files(root, stem, part):
+        text = parse_tess(path, require_book_line=True, display=str(path.relative_to(root)))
+        report.files_read += 1
+        report.skipped.extend(text.skipped)
+        report.separators.setdefault(stem.split(".")[0], Counter()).update(text.separators)
+        texts.append(text)
+    return texts
+
+
+def read_corpus(root: Path, report: BuildReport) -> list[CorpusLine]:
+    corpus = []
+    for author, stem in TARGET_FILES.items():
+        for text in _read_texts(root, stem, report):
+            for tl in text.lines:
+                if author_key(tl.tess_index) != author:
+                    raise InputError(f"{tl.path}:{tl.lineno}: citation {tl.tess_index} is not by {author}", hint=f"Files named {stem}.* must hold {author}'s verses only.")
+                book, line = tl.book_line
+                corpus.append(CorpusLine(f"{author}-{book}-{line}", tl.text, author.capitalize(), WORKS[author], book, line, tl.tess_index))
+    return corpus
+
+
+def read_query_lines(root: Path, report: BuildReport, book: int = VF_BOOK) -> dict[int, str]:
+    lines = {}
+    for text in _read_texts(root, QUERY_FILE_STEM, report, part=str(book)):
+        for tl in text.lines:
+            b, n = tl.book_line
+            if b == book:
+                lines[n] = tl.text
+    return lines
+
+
+def make_queries(parallels: list[GoldParallel], vf_lines: dict[int, str]) -> list[Query]:
+    """One query per (start, end) span, in order of first appearance in the gold file."""
+    spans: dict[tuple[int, int], list[GoldParallel]] = {}
+    for p in parallels:
+        spans.setdefault((p.vf_start, p.vf_end), []).append(p)
+    missing = [f"gold CSV line {group[0].csv_line}: VF 1.{n} is not in the Valerius Flaccus text" for (s, e), group in spans.items() for n in range(s, e + 1) if n not in vf_lines]
+    if missing:
+        raise InputError("Gold spans point to missing Valerius Flaccus lines", missing)
+    queries = []
+    for (start, end), group in spans.items():
+        phrases = list(dict.fromkeys(p.query_phrase for p in group))
+        text = " ".join(vf_lines[n] for n in range(start, end + 1))
+        queries.append(Query(f"vf-{VF_BOOK}-{start}-{end}", text, VF_BOOK, start, end, json.dumps(phrases, ensure_ascii=False), len(group)))
+    return queries
+
+
+def make_qrels(parallels: list[GoldParallel]) -> dict[str, dict[str, int]]:
+    qrels: dict[str, dict[str, int]] = {}
+    for p in parallels:
+        row = qrels.setdefault(f"vf-{VF_BOOK}-{p.vf_start}-{p.vf_end}", {})
+        for n in p.target_lines:
+            row[f"{p.author}-{p.book}-{n}"] = 1
+    return qrels
+
+
+def build_benchmark(root: Path) -> tuple[Benchmark, BuildReport]:
+    """Build the three tables from a verified source root."""
+    report = BuildReport()
+    corpus = read_corpus(root, report)
+    keys = {(d.author.lower(), d.book, d.line) for d in corpus}
+    parallels = read_gold(root / GOLD_FILE, keys)
+    report.files_read += 1
+    queries = make_queries(parallels, read_query_lines(root, report))
+    return Benchmark(corpus, queries, make_qrels(parallels)), report

@@ -1,0 +1,65 @@
+"""The ``latin-intertext`` command. Each pipeline stage adds its subcommands from its own module."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+from rich.console import Console
+
+from latin_intertext.errors import LatinIntertextError
+
+app = typer.Typer(
+    name="latin-intertext",
+    help="Build, evaluate and search Latin intertextuality benchmarks (LatinEpicIntertextualityRetrieval v1.0.0).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(stderr=True)
+
+# Modules that add subcommands to ``app``, in the pipeline's order.
+COMMAND_MODULES = ("data", "vectors", "evaluation", "search")
+
+
+def _load_commands() -> None:
+    for module in COMMAND_MODULES:
+        try:
+            importlib.import_module(f"latin_intertext.cli.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"latin_intertext.cli.{module}":
+                raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    _load_commands()
+    try:
+        app(args=argv, standalone_mode=False)
+    except LatinIntertextError as exc:
+        console.print("[bold red]error:[/] " + _escape(str(exc)), highlight=False)
+        return exc.exit_code
+    except (typer.Exit, SystemExit) as exc:
+        code = getattr(exc, "exit_code", getattr(exc, "code", 0))
+        return int(code or 0)
+    except typer.Abort:
+        console.print("aborted")
+        return 130
+    except Exception as exc:  # click usage errors
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            return exc.exit_code
+        raise
+    return 0
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def run() -> None:
+    sys.exit(main())

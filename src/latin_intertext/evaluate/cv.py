@@ -1,0 +1,86 @@
+"""Cross-validation over queries, grouped into contiguous blocks of Valerius Flaccus lines.
+
+Queries whose spans overlap or lie within ``min_gap`` lines of each other are
+chained into one group, and whole groups are dealt to folds in line order, so
+neighbouring VF lines never sit on both sides of a split. Anything learned is
+fitted on the training folds only; the out-of-fold run is what gets reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from latin_intertext.benchmark import Benchmark, Query, Run
+from latin_intertext.retrieve.base import LearnedRetriever, Retriever
+
+
+@dataclass(frozen=True)
+class Fold:
+    index: int
+    test_ids: tuple[str, ...]
+    line_start: int
+    line_end: int
+
+    def describe(self) -> str:
+        return f"fold {self.index}: VF 1.{self.line_start}-{self.line_end} ({len(self.test_ids)} queries)"
+
+
+def span_groups(queries: list[Query], min_gap: int = 3) -> list[list[Query]]:
+    """Chain queries whose spans come within ``min_gap`` lines of each other, in line order."""
+    groups: list[list[Query]] = []
+    reach = None
+    for q in sorted(queries, key=lambda q: (q.line_start, q.line_end, q.id)):
+        if reach is not None and q.line_start - reach <= min_gap:
+            groups[-1].append(q)
+            reach = max(reach, q.line_end)
+        else:
+            groups.append([q])
+            reach = q.line_end
+    return groups
+
+
+def grouped_folds(queries: list[Query], n_folds: int = 5, min_gap: int = 3) -> list[Fold]:
+    """Split queries into ``n_folds`` contiguous blocks of VF lines of near-equal query counts."""
+    groups = span_groups(queries, min_gap)
+    if len(groups) < n_folds:
+        raise ValueError(f"only {len(groups)} separable query groups for {n_folds} folds")
+    folds, current, remaining = [], [], len(queries)
+    for i, group in enumerate(groups):
+        current.extend(group)
+        folds_left = n_folds - len(folds)
+        groups_left = len(groups) - i - 1
+        target = remaining / folds_left
+        if folds_left > 1 and (len(current) >= target or groups_left == folds_left - 1):
+            folds.append(current)
+            remaining -= len(current)
+            current = []
+    folds.append(current)
+    return [
+        Fold(i, tuple(q.id for q in block), min(q.line_start for q in block), max(q.line_end for q in block))
+        for i, block in enumerate(folds)
+    ]
+
+
+def cross_validate(
+    make: Callable[[], Retriever],
+    benchmark: Benchmark,
+    folds: list[Fold],
+    k: int = 1000,
+    on_fold: Callable[[Fold], None] | None = None,
+) -> Run:
+    """The out-of-fold run: each fold's queries are searched by a model fitted on the other folds only.
+
+    The corpus index is built once (it sees no labels); ``fit`` is called afresh for each fold.
+    """
+    retriever = make().index(benchmark.corpus)
+    run: Run = {}
+    texts = benchmark.query_texts
+    for fold in folds:
+        test = set(fold.test_ids)
+        if isinstance(retriever, LearnedRetriever):
+            retriever.fit(benchmark.subset([q.id for q in benchmark.queries if q.id not in test]))
+        run.update(retriever.search({q: texts[q] for q in fold.test_ids}, k))
+        if on_fold:
+            on_fold(fold)
+    return run

@@ -1,0 +1,168 @@
+"""Latin text processing: the one place where text becomes tokens and lemmas.
+
+Every retriever, feature and view goes through this module, so that matching
+is the same everywhere. Matching is done on *folded* forms: lower case, no
+diacritics, ``v`` written ``u`` and ``j`` written ``i``. Lemmatising uses
+simplemma, whose Latin dictionary mostly spells consonantal u as ``v``, so
+folded forms are retried with ``v`` restored. Enclitics (-que, -ne, -ve) are
+split off only where the lexicon knows the base and not the whole form.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import simplemma
+
+ENCLITICS = ("que", "ne", "ve")
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_VOWELS = frozenset("aeiouy")
+# Forms ending in -que/-ne/-ve that are words in their own right, whatever a lexicon says.
+_NOT_ENCLITIC = frozenset(
+    """atque itaque neque namque quoque usque undique utique quisque quaeque quodque quidque
+    cuique quemque quamque quoque quique quaque quacumque ubique plerumque uterque utrumque
+    utramque utriusque denique absque quicumque quaecumque quodcumque cumque ne bene pene paene
+    sine mane bone pone cane hodie tune ene ue que lene plane fine inane ipsene""".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of a text, with where it stands."""
+
+    form: str  # as written
+    norm: str  # folded form, used for matching
+    lemma: str  # folded lemma
+    position: int  # index among the word tokens of the text
+    start: int  # character offsets in the original text
+    end: int
+    enclitic: str = ""  # the enclitic split off this word, if any
+
+
+def strip_diacritics(text: str) -> str:
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def fold(text: str) -> str:
+    """Lower-case, strip diacritics and write v as u and j as i."""
+    return strip_diacritics(text).lower().replace("v", "u").replace("j", "i")
+
+
+def words(text: str) -> list[tuple[str, int, int]]:
+    """The alphabetic words of ``text`` with their character offsets."""
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _consonantal_u_positions(form: str) -> list[int]:
+    """Positions where a folded ``u`` may stand for consonantal ``v``."""
+    spots = []
+    for i, ch in enumerate(form):
+        if ch != "u" or i + 1 >= len(form) or form[i + 1] not in _VOWELS:
+            continue
+        before = form[i - 1] if i else ""
+        if before == "q" or (before == "g" and i >= 2 and form[i - 2] == "n"):
+            continue
+        spots.append(i)
+    return spots[:4]
+
+
+def spellings(form: str) -> list[str]:
+    """Candidate dictionary spellings of a lower-case form, most likely first."""
+    folded = fold(form)
+    out = [form] if form != folded else []
+    spots = _consonantal_u_positions(folded)
+    variants = []
+    for mask in itertools.product((True, False), repeat=len(spots)):
+        chars = list(folded)
+        for spot, restore in zip(spots, mask):
+            if restore:
+                chars[spot] = "v"
+        variants.append("".join(chars))
+    for v in variants:
+        if v not in out:
+            out.append(v)
+    if folded not in out:
+        out.append(folded)
+    return out
+
+
+@lru_cache(maxsize=None)
+def is_known(form: str) -> bool:
+    """Whether the Latin lexicon knows ``form`` in any of its spellings."""
+    return any(simplemma.is_known(s, lang="la") for s in spellings(form))
+
+
+@lru_cache(maxsize=None)
+def split_enclitic(form: str) -> tuple[str, str]:
+    """Split ``-que``, ``-ne`` or ``-ve`` off a lower-case form when the lexicon says the base is a word."""
+    folded = fold(form)
+    if folded in _NOT_ENCLITIC:
+        return form, ""
+    for clitic in ENCLITICS:
+        folded_clitic = fold(clitic)
+        if folded.endswith(folded_clitic) and len(folded) - len(clitic) >= 2:
+            base = form[: -len(clitic)]
+            if not _known_exact(form) and is_known(base):
+                return base, clitic
+    return form, ""
+
+
+def _known_exact(form: str) -> bool:
+    return any(simplemma.is_known(s, lang="la") for s in (form, *spellings(form)[:1]))
+
+
+@lru_cache(maxsize=None)
+def lemmatize(form: str) -> str:
+    """The folded lemma of one lower-case word form (without enclitic)."""
+    for spelling in spellings(form):
+        if simplemma.is_known(spelling, lang="la"):
+            return fold(simplemma.lemmatize(spelling, lang="la"))
+    return fold(simplemma.lemmatize(fold(form), lang="la"))
+
+
+@lru_cache(maxsize=None)
+def _analyse(word: str) -> tuple[str, str, str]:
+    lower = strip_diacritics(word).lower()
+    base, clitic = split_enclitic(lower)
+    return fold(base), lemmatize(base), clitic
+
+
+def tokenize(text: str) -> list[Token]:
+    """Word tokens of ``text`` with folded forms and lemmas; enclitics are recorded, not counted as words."""
+    tokens = []
+    for position, (word, start, end) in enumerate(words(text)):
+        norm, lemma, clitic = _analyse(word)
+        tokens.append(Token(word, norm, lemma, position, start, end, clitic))
+    return tokens
+
+
+def forms(text: str) -> list[str]:
+    """Folded word forms (enclitics split off), for form-level matching."""
+    return [t.norm for t in tokenize(text)]
+
+
+def lemmas(text: str) -> list[str]:
+    """Folded lemmas of the words of ``text``."""
+    return [t.lemma for t in tokenize(text)]
+
+
+@lru_cache(maxsize=None)
+def _lexicon():
+    from latin_intertext.lexicon import CandidateLemmas
+
+    return CandidateLemmas()
+
+
+def lemma_candidates(word: str) -> frozenset[str]:
+    """Every lemma a form may belong to: simplemma's choice plus the lexicon's alternatives."""
+    norm, lemma, _ = _analyse(word)
+    return frozenset({lemma, *_lexicon().lookup(norm)})
+
+
+def has_latin_words(text: str) -> bool:
+    return bool(_WORD.search(text))
