@@ -1,0 +1,116 @@
+"""Subcommands of the data stages: fetch, build, validate, stats, push."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from latin_intertext import HUB_REPO_ID
+from latin_intertext.cli import app
+from latin_intertext.errors import ValidationError
+from latin_intertext.paths import default_dataset_dir, sources_cache_dir
+
+out = Console()
+err = Console(stderr=True)
+
+SourcesOpt = Annotated[Optional[Path], typer.Option("--sources", help="Local mirror laid out like ../shared/sources (else $LATIN_INTERTEXT_SOURCES, else download).")]
+DatasetArg = Annotated[Path, typer.Argument(help="A folder written by `latin-intertext build`.")]
+
+
+@app.command()
+def fetch(
+    sources: SourcesOpt = None,
+    collection: Annotated[str, typer.Option(help="naacl2021, tesserae-la or all")] = "naacl2021",
+    dest: Annotated[Optional[Path], typer.Option(help="Download cache (default: the project's cache dir).")] = None,
+) -> None:
+    """Download the pinned source files (or verify a local mirror) and check every sha256."""
+    from latin_intertext.sources.manifest import MANIFESTS, fetch as download, load_manifest, mirror_from_env, verify
+
+    names = list(MANIFESTS) if collection == "all" else [collection]
+    mirror = mirror_from_env(sources)
+    for name in names:
+        files = load_manifest(name)
+        if mirror is not None:
+            verify(mirror, files)
+            err.print(f"[green]verified[/] {len(files)} {name} files in mirror {mirror}")
+            continue
+        root = dest or sources_cache_dir()
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err) as bar:
+            task = bar.add_task(f"fetching {name}", total=len(files))
+            download(files, root, on_file=lambda _f: bar.advance(task))
+        verify(root, files)
+        err.print(f"[green]fetched and verified[/] {len(files)} {name} files in {root}")
+
+
+@app.command()
+def build(
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (replaced atomically).")] = default_dataset_dir(),
+    sources: SourcesOpt = None,
+) -> None:
+    """Build LatinEpicIntertextualityRetrieval v1.0.0 from verified sources into OUT (HF parquet + BEIR + card)."""
+    from latin_intertext.publish.writer import build_dataset
+
+    with err.status("verifying sources and building the benchmark"):
+        stats, report = build_dataset(sources, out_dir)
+    counts = report.counts()
+    err.print(f"[green]built[/] {out_dir}: corpus={stats['corpus']:,} queries={stats['queries']} qrels={stats['qrels']}")
+    err.print("skipped source lines: " + ", ".join(f"{n} {why}" for why, n in sorted(counts.items())) + f" (listed in {out_dir / 'build_report.json'})")
+    seps = {a: dict(c) for a, c in report.separators.items()}
+    err.print(f"citation separators: {seps}")
+
+
+@app.command()
+def validate(dataset: DatasetArg) -> None:
+    """Re-check a published folder (schema, ids, references, figures, checksums); exit 1 on any problem."""
+    from latin_intertext.publish.validate import validate_dataset
+
+    problems = validate_dataset(dataset)
+    if problems:
+        raise ValidationError(f"{dataset}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+    err.print(f"[green]valid[/] {dataset}: schema, unique ids, qrels references, card figures and checksums all check out")
+
+
+@app.command()
+def stats(dataset: DatasetArg = default_dataset_dir(), as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Print the dataset's statistics table, computed from the data."""
+    from latin_intertext.benchmark import load_benchmark
+    from latin_intertext.publish.stats import compute_stats, stats_rows
+
+    figures = compute_stats(load_benchmark(dataset))
+    if as_json:
+        print(json.dumps(figures, indent=2))
+        return
+    table = Table(title="LatinEpicIntertextualityRetrieval v1.0.0")
+    table.add_column("item")
+    table.add_column("value", justify="right")
+    for item, value in stats_rows(figures):
+        table.add_row(item, value)
+    out.print(table)
+    authors = Table(title="Corpus author distribution")
+    for col in ("author", "work", "#lines"):
+        authors.add_column(col, justify="right" if col == "#lines" else "left")
+    for author, n in figures["authors"].items():
+        authors.add_row(author, figures["works"][author], f"{n:,}")
+    out.print(authors)
+
+
+@app.command()
+def push(
+    dataset: DatasetArg = default_dataset_dir(),
+    repo_id: Annotated[str, typer.Option("--repo-id")] = HUB_REPO_ID,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be uploaded; upload nothing.")] = False,
+) -> None:
+    """Upload a validated folder to the Hugging Face Hub (token from $HF_TOKEN)."""
+    from latin_intertext.publish.push import push as upload
+
+    plan = upload(dataset, repo_id, dry_run=dry_run)
+    verb = "would upload" if dry_run else "uploaded"
+    for name, size in plan:
+        out.print(f"{verb} {name} ({size:,} bytes) -> {repo_id} (dataset)")
+    err.print(f"{len(plan)} files, {sum(s for _, s in plan):,} bytes")

@@ -1,0 +1,32 @@
+"""Upload a published folder to the Hugging Face Hub (token from $HF_TOKEN)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.publish.validate import validate_dataset
+
+
+def upload_plan(root: Path) -> list[tuple[str, int]]:
+    """(path in repo, bytes) of every file that would be uploaded."""
+    return [(p.relative_to(root).as_posix(), p.stat().st_size) for p in sorted(root.rglob("*")) if p.is_file()]
+
+
+def push(root: Path, repo_id: str, *, dry_run: bool = False, revision: str | None = None) -> list[tuple[str, int]]:
+    problems = validate_dataset(root)
+    if problems:
+        raise LatinIntertextError(f"{root} fails validation; not uploading:\n  " + "\n  ".join(problems))
+    plan = upload_plan(root)
+    if dry_run:
+        return plan
+    token = os.environ.get("HF_TOKEN") or os.environ.get("HUGGING_FACE_HUB_TOKEN")
+    if not token:
+        raise LatinIntertextError("No Hugging Face token: set HF_TOKEN to a token with write access to " + repo_id)
+    from huggingface_hub import HfApi
+
+    api = HfApi(token=token)
+    api.create_repo(repo_id, repo_type="dataset", exist_ok=True)
+    api.upload_folder(folder_path=str(root), repo_id=repo_id, repo_type="dataset", revision=revision, commit_message="Publish LatinEpicIntertextualityRetrieval")
+    return plan

@@ -1,0 +1,54 @@
+"""Statistics of a benchmark, computed from the data and compared with the v1.0.0 reference card."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from latin_intertext.benchmark import Benchmark
+
+# The figures of ../shared/spec/dataset-card.md (v1.0.0) that a faithful build reproduces.
+REFERENCE = {
+    "corpus": 39675,
+    "queries": 482,
+    "qrels": 978,
+    "avg_relevant_per_query": 2.03,
+    "min_relevant_per_query": 1,
+    "max_relevant_per_query": 10,
+    "authors": {"Ovid": 11995, "Vergil": 9896, "Statius": 9731, "Lucan": 8053},
+}
+
+
+def compute_stats(bench: Benchmark) -> dict:
+    per_query = [len(docs) for docs in bench.qrels.values()]
+    authors = Counter(d.author for d in bench.corpus)
+    works = {d.author: d.work for d in bench.corpus}
+    return {
+        "corpus": len(bench.corpus),
+        "queries": len(bench.queries),
+        "qrels": sum(per_query),
+        "avg_relevant_per_query": round(sum(per_query) / len(per_query), 2) if per_query else 0.0,
+        "min_relevant_per_query": min(per_query, default=0),
+        "max_relevant_per_query": max(per_query, default=0),
+        "gold_parallels": sum(q.n_parallels for q in bench.queries),
+        "authors": dict(sorted(authors.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "works": dict(sorted(works.items())),
+    }
+
+
+def compare_with_reference(stats: dict, reference: dict = REFERENCE) -> list[str]:
+    """Every figure that differs from the reference card, as a readable line."""
+    return [f"{key}: card says {want}, data gives {stats.get(key)}" for key, want in reference.items() if stats.get(key) != want]
+
+
+def stats_rows(stats: dict) -> list[tuple[str, str]]:
+    """The card's headline figures as (item, value) rows, for tables in the terminal and in the card."""
+    return [
+        ("corpus (lines)", f"{stats['corpus']:,}"),
+        ("queries (VF 1 spans)", f"{stats['queries']:,}"),
+        ("qrels", f"{stats['qrels']:,}"),
+        ("gold parallels", f"{stats['gold_parallels']:,}"),
+        (
+            "relevant docs / query",
+            f"{stats['avg_relevant_per_query']:.2f} (min={stats['min_relevant_per_query']}, max={stats['max_relevant_per_query']})",
+        ),
+    ]

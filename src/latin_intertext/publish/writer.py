@@ -1,0 +1,132 @@
+"""Write a build to disk: Hugging Face parquet configs, BEIR files, the card, a report and checksums.
+
+Output is deterministic (two builds from the same sources are byte-identical)
+and atomic: everything is written into a temporary sibling folder that is
+renamed into place only once complete, so a failed build leaves no half-written folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Iterator
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from latin_intertext.benchmark import Benchmark, config_path
+from latin_intertext.build.dataset import BuildReport, build_benchmark
+from latin_intertext.publish.card import CONFIG_FEATURES, render_card
+from latin_intertext.publish.stats import compute_stats
+from latin_intertext.sources.manifest import resolve_sources
+
+CHECKSUMS = "SHA256SUMS"
+_ARROW = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+
+
+def schema(config: str) -> pa.Schema:
+    return pa.schema([(name, _ARROW[dtype]) for name, dtype in CONFIG_FEATURES[config]])
+
+
+def config_rows(bench: Benchmark) -> dict[str, list[dict]]:
+    """The three configs as rows, in the build's deterministic order."""
+    return {
+        "corpus": [asdict(d) for d in bench.corpus],
+        "queries": [asdict(q) for q in bench.queries],
+        "qrels": [{"query-id": q, "corpus-id": d, "score": float(s)} for q, docs in bench.qrels.items() for d, s in docs.items()],
+    }
+
+
+def _write_parquet(rows: list[dict], config: str, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pylist(rows, schema=schema(config))
+    pq.write_table(table, path, compression="zstd", write_statistics=False, store_schema=True)
+
+
+def _write_jsonl(path: Path, records: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for rec in records:
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+
+
+def write_beir(bench: Benchmark, root: Path) -> None:
+    """BEIR's layout: corpus.jsonl (_id, title, text, metadata), queries.jsonl, qrels/test.tsv."""
+    _write_jsonl(root / "corpus.jsonl", [{"_id": d.id, "title": "", "text": d.text, "metadata": {"author": d.author, "work": d.work, "book": d.book, "line": d.line, "tess_index": d.tess_index}} for d in bench.corpus])
+    _write_jsonl(root / "queries.jsonl", [{"_id": q.id, "text": q.text, "metadata": {"vf_book": q.vf_book, "line_start": q.line_start, "line_end": q.line_end}} for q in bench.queries])
+    (root / "qrels").mkdir(parents=True, exist_ok=True)
+    with open(root / "qrels" / "test.tsv", "w", encoding="utf-8", newline="\n") as fh:
+        fh.write("query-id\tcorpus-id\tscore\n")
+        for q, docs in bench.qrels.items():
+            for d, s in docs.items():
+                fh.write(f"{q}\t{d}\t{s}\n")
+
+
+def file_checksums(root: Path) -> dict[str, str]:
+    """sha256 of every file under ``root`` except the checksum file itself, by relative path."""
+    out = {}
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.name != CHECKSUMS):
+        out[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def write_checksums(root: Path) -> None:
+    lines = [f"{digest}  {name}\n" for name, digest in file_checksums(root).items()]
+    (root / CHECKSUMS).write_text("".join(lines), encoding="utf-8")
+
+
+def read_checksums(root: Path) -> dict[str, str]:
+    entries = {}
+    for line in (root / CHECKSUMS).read_text(encoding="utf-8").splitlines():
+        digest, _, name = line.partition("  ")
+        entries[name] = digest
+    return entries
+
+
+@contextmanager
+def atomic_dir(out: Path) -> Iterator[Path]:
+    """Yield a temporary folder beside ``out``; on success it replaces ``out``, on failure it vanishes."""
+    out = Path(out).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    tmp.chmod(0o755)
+    try:
+        yield tmp
+        if out.exists():
+            trash = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+            os.replace(out, trash / out.name)
+            os.replace(tmp, out)
+            shutil.rmtree(trash)
+        else:
+            os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+
+
+def write_dataset(bench: Benchmark, report: BuildReport, out: Path) -> dict:
+    """Write every layout of ``bench`` into ``out`` atomically; return the statistics."""
+    stats = compute_stats(bench)
+    report_dict = report.to_dict()
+    with atomic_dir(out) as tmp:
+        for config, rows in config_rows(bench).items():
+            _write_parquet(rows, config, config_path(tmp, config))
+        write_beir(bench, tmp / "beir")
+        (tmp / "README.md").write_text(render_card(stats, report_dict), encoding="utf-8")
+        (tmp / "stats.json").write_text(json.dumps(stats, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        (tmp / "build_report.json").write_text(json.dumps(report_dict, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_checksums(tmp)
+    return stats
+
+
+def build_dataset(sources: Path | str | None, out: Path | str) -> tuple[dict, BuildReport]:
+    """Verify the sources, build the benchmark and publish it to ``out``."""
+    root = resolve_sources(sources)
+    bench, report = build_benchmark(root)
+    return write_dataset(bench, report, Path(out)), report

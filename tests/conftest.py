@@ -1,0 +1,47 @@
+"""Shared fixtures: the real sources in ../shared/sources, the in-memory benchmark and a built folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def sources_dir() -> Path:
+    root = Path(os.environ.get("LATIN_INTERTEXT_SOURCES", REPO.parent / "shared" / "sources"))
+    if not (root / "MANIFEST.tsv").is_file():
+        pytest.fail(f"real sources not found at {root}; set LATIN_INTERTEXT_SOURCES")
+    return root
+
+
+@pytest.fixture(scope="session")
+def benchmark(sources_dir):
+    """The benchmark built in memory from the real sources."""
+    from latin_intertext.build.dataset import build_benchmark
+
+    bench, _report = build_benchmark(sources_dir)
+    return bench
+
+
+@pytest.fixture(scope="session")
+def dataset_dir(sources_dir, tmp_path_factory) -> Path:
+    """A folder written by the real build (parquet, BEIR, card, checksums)."""
+    from latin_intertext.publish.writer import build_dataset
+
+    out = tmp_path_factory.mktemp("published") / "LatinEpicIntertextualityRetrieval"
+    build_dataset(sources_dir, out)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory, monkeypatch):
+    """Keep caches (models, indexes, datasets' cache) out of the user's home during tests."""
+    home = tmp_path_factory.getbasetemp() / "home"
+    monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(home))
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(home / "hf-datasets"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
