@@ -68,7 +68,7 @@ def read_gold(path: Path | str, corpus_keys: set[tuple[str, int, int]] | None = 
         for row in reader:
             where = f"{path}:{reader.line_num}"
             if None in row or any(row.get(c) is None for c in REQUIRED_COLUMNS):
-                problems.append(f"{where}: expected {len(header)} fields, got {len(row) - (None in row) + len(row.get(None, []))}; the row is truncated or has extra commas")
+                problems.append(f"{where}: expected {len(header)} fields, got {sum(row.get(c) is not None for c in header) + len(row.get(None, []))}; the row is truncated or has extra commas")
                 continue
             author = AUTHORS.get(row["Intertext: Author"].strip())
             if author is None:

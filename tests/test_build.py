@@ -1,0 +1,231 @@
+"""build: the card's figures from the real sources, each source quirk, and bad input refused with nothing written."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from fixtures.build.helpers import block_network, real_copy, run_cli, tamper, tiny_mirror, use_manifest_of  # noqa: F401 (fixtures)
+from latin_intertext.build.dataset import GOLD_FILE, build_benchmark
+from latin_intertext.errors import InputError
+from latin_intertext.sources.gold import AUTHORS
+
+TEXTS = "naacl2021/texts"
+# (file, line, citation, dropped verse) of the nine duplicate citations, in build order.
+DUPLICATES = [
+    ("lucan.bellum_civile.part.1.tess", 430, "<luc. 1.430>"),
+    ("lucan.bellum_civile.part.5.tess", 596, "<luc. 5.595>"),
+    *[("lucan.bellum_civile.part.7.tess", 865 + i, f"<luc. 7.{865 + i}>") for i in range(5)],
+    ("lucan.bellum_civile.part.9.tess", 411, "<luc. 9.410>"),
+    ("ovid.metamorphoses.part.4.tess", 769, "<ov. met. 4.768>"),
+]
+
+
+def raw_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8-sig").splitlines()
+
+
+def verse_at(path: Path, lineno: int) -> str:
+    """The verse on a 1-based line of a .tess file, read without the project's parser."""
+    return re.split(r"[\t ]", raw_lines(path)[lineno - 1].split(">", 1)[1], maxsplit=1)[-1].strip()
+
+
+def gold_groups(sources_dir: Path) -> dict[str, list[dict]]:
+    with open(sources_dir / GOLD_FILE, encoding="utf-8", newline="") as fh:
+        groups: dict[str, list[dict]] = {}
+        for row in csv.DictReader(fh):
+            groups.setdefault(f"vf-1-{row['VF: Line Start']}-{row['VF: Line End']}", []).append(row)
+    return groups
+
+
+@pytest.fixture(scope="module")
+def report(dataset_dir) -> dict:
+    return json.loads((dataset_dir / "build_report.json").read_text())
+
+
+# --- the card's figures, from the real sources -------------------------------------------------
+
+
+def test_card_figures(benchmark):
+    per_query = [len(docs) for docs in benchmark.qrels.values()]
+    assert (len(benchmark.corpus), len(benchmark.queries), sum(per_query)) == (39675, 482, 978)
+    assert (round(sum(per_query) / len(per_query), 2), min(per_query), max(per_query)) == (2.03, 1, 10)
+    assert Counter(d.author for d in benchmark.corpus) == {"Ovid": 11995, "Vergil": 9896, "Statius": 9731, "Lucan": 8053}
+    assert sum(q.n_parallels for q in benchmark.queries) == 945
+    assert list(benchmark.qrels) == [q.id for q in benchmark.queries]
+
+
+def test_ids_and_fields(benchmark):
+    assert len({d.id for d in benchmark.corpus}) == 39675
+    for d in benchmark.corpus:
+        assert d.id == f"{d.author.lower()}-{d.book}-{d.line}"
+        assert d.tess_index.endswith(f" {d.book}.{d.line}>")
+    works = {d.author: d.work for d in benchmark.corpus}
+    assert works == {"Vergil": "Aeneid", "Lucan": "Bellum Civile", "Ovid": "Metamorphoses", "Statius": "Thebaid"}
+    first = benchmark.corpus[0]
+    assert (first.id, first.tess_index, first.book, first.line) == ("vergil-1-1", "<verg. aen. 1.1>", 1, 1)
+    statius = benchmark.corpus[benchmark.doc_index["statius-1-1"]]
+    assert (statius.tess_index, statius.text) == ("<stat. theb. 1.1>", "Fraternas acies alternaque regna profanis")
+    for q in benchmark.queries:
+        assert q.id == f"vf-1-{q.line_start}-{q.line_end}" and q.vf_book == 1 and q.line_start <= q.line_end
+    assert {d for docs in benchmark.qrels.values() for d in docs} <= set(benchmark.doc_index)
+
+
+def test_query_text_is_the_span_joined_by_one_space(benchmark, sources_dir):
+    vf = {}
+    for line in raw_lines(sources_dir / TEXTS / "valerius_flaccus.argonautica.part.1.tess"):
+        if line.strip():
+            tag, verse = line.split("\t", 1)
+            vf[int(tag.rstrip(">").split(".")[-1])] = verse.strip()
+    queries = {q.id: q for q in benchmark.queries}
+    assert queries["vf-1-1-1"].text == "Prima deum magnis canimus freta pervia natis"
+    assert queries["vf-1-3-4"].text == (
+        "ausa sequi mediosque inter iuga concita cursus rumpere flammifero tandem consedit Olympo."
+    )
+    multi = [q for q in benchmark.queries if q.span_length > 1]
+    assert len(multi) == 66 and max(q.span_length for q in multi) >= 3
+    for q in benchmark.queries:
+        assert q.text == " ".join(vf[n] for n in range(q.line_start, q.line_end + 1))
+
+
+def test_query_phrases_n_parallels_and_qrels_match_the_gold_file(benchmark, sources_dir):
+    groups = gold_groups(sources_dir)
+    assert [q.id for q in benchmark.queries] == list(groups)  # order of first appearance
+    for q in benchmark.queries:
+        rows = groups[q.id]
+        assert json.loads(q.query_phrases) == list(dict.fromkeys(r["Query Phrase"].strip() for r in rows))
+        assert q.n_parallels == len(rows)
+        expected = {
+            f"{AUTHORS[r['Intertext: Author']]}-{r['Intertext: Book']}-{n}"
+            for r in rows
+            for n in range(int(r["Intertext: Line Start"]), int(r["Intertext: Line End"]) + 1)
+        }
+        assert set(benchmark.qrels[q.id]) == expected
+    first = next(q for q in benchmark.queries if q.id == "vf-1-1-1")
+    assert json.loads(first.query_phrases) == ["prima canimus", "prima sequi", "prima deum", "prima magnis", "canimus freta"]
+    assert first.n_parallels == 7
+
+
+# --- source quirks, on the real sources -------------------------------------------------------
+
+
+def test_statius_space_separator_counted_in_report(report):
+    assert report["citation_separators"] == {
+        "lucan": {"tab": 8053},
+        "ovid": {"tab": 11995},
+        "statius": {"space": 9731},
+        "valerius_flaccus": {"tab": 850},
+        "vergil": {"tab": 9896},
+    }
+    assert report["files_read"] == 12 + 10 + 15 + 12 + 1 + 1
+
+
+def test_duplicate_citations_first_kept_and_every_drop_listed(benchmark, report, sources_dir, dataset_dir):
+    dropped = [s for s in report["skipped"] if s["reason"].startswith("duplicate citation")]
+    assert [(Path(s["file"]).name, s["line"]) for s in dropped] == [(f, n) for f, n, _ in DUPLICATES]
+    card = (dataset_dir / "README.md").read_text(encoding="utf-8")
+    for s, (name, lineno, tag) in zip(dropped, DUPLICATES):
+        path = sources_dir / TEXTS / name
+        first_line = int(re.search(r"first at line (\d+)", s["reason"])[1])
+        assert raw_lines(path)[first_line - 1].startswith(tag) and raw_lines(path)[lineno - 1].startswith(tag)
+        assert s["text"] == verse_at(path, lineno) != verse_at(path, first_line)
+        author, book, line = tag.strip("<>").split()[0], *tag.strip("<>").split()[-1].split(".")
+        doc_id = f"{'lucan' if author == 'luc.' else 'ovid'}-{book}-{line}"
+        assert benchmark.corpus[benchmark.doc_index[doc_id]].text == verse_at(path, first_line)
+        assert f"| {s['file']} | {lineno} | {tag} | {s['text'][:60]} |" in card
+    lucan_1_430 = benchmark.corpus[benchmark.doc_index["lucan-1-430"]]
+    assert lucan_1_430.text == "Nervius, et caesi pollutus sanguine Cottae;"
+
+
+def test_blank_lines_counted(report, sources_dir, dataset_dir):
+    blanks = [s for s in report["skipped"] if s["reason"] == "blank line"]
+    assert report["skipped_counts"] == {"blank line": len(blanks), "duplicate citation": 9}
+    for s in blanks:
+        assert raw_lines(sources_dir / s["file"])[s["line"] - 1].strip() == ""
+    assert len(blanks) == 28
+    assert "- 28 blank lines" in (dataset_dir / "README.md").read_text(encoding="utf-8")
+
+
+def test_build_cli_reports_quirks_without_network(sources_dir, tmp_path, monkeypatch, capsys):
+    attempts = block_network(monkeypatch)
+    code, _out, err = run_cli(monkeypatch, capsys, "build", "--out", tmp_path / "ds", "--sources", sources_dir)
+    assert (code, attempts) == (0, [])
+    assert "skipped source lines: 28 blank line, 9 duplicate citation" in err
+    assert "'statius': {'space': 9731}" in err
+
+
+# --- the tiny mirror: every rule with exact expected values -----------------------------------
+
+
+def test_tiny_build_exact(tiny_mirror):
+    bench, rep = build_benchmark(tiny_mirror)
+    assert [d.id for d in bench.corpus] == [
+        "vergil-1-1", "vergil-1-2", "vergil-1-3", "vergil-2-1", "vergil-2-2",
+        "lucan-1-1", "lucan-1-2", "lucan-1-3", "ovid-1-1", "ovid-1-2", "statius-1-1", "statius-1-2", "statius-1-3",
+    ]  # fmt: skip
+    assert bench.corpus[bench.doc_index["lucan-1-2"]].text == "primus versus iterum"
+    assert [(q.id, q.text, json.loads(q.query_phrases), q.n_parallels) for q in bench.queries] == [
+        ("vf-1-1-1", "prima deum canimus", ["prima canimus", "deum canimus"], 3),
+        ("vf-1-2-3", "fatidicam ratem ausa sequi cursus", ["fatidicam ratem", "ausa sequi"], 2),
+        ("vf-1-3-3", "ausa sequi cursus", ["sequi cursus"], 1),
+    ]
+    assert bench.qrels == {
+        "vf-1-1-1": {"vergil-1-1": 1, "statius-1-1": 1, "lucan-1-1": 1, "lucan-1-2": 1},
+        "vf-1-2-3": {"ovid-1-2": 1, "ovid-1-1": 1},
+        "vf-1-3-3": {"vergil-2-1": 1, "vergil-2-2": 1},
+    }
+    assert rep.counts() == {"blank line": 3, "duplicate citation": 1}
+    assert {k: dict(v) for k, v in rep.separators.items()}["statius"] == {"space": 3}
+    assert rep.files_read == 7  # VF book 2 is not read
+
+
+def rewrite(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "file, old, new, message",
+    [
+        (f"{TEXTS}/vergil.aeneid.part.2.tess", "<verg. aen. 2.2>\t", "verg. aen. 2.2 ", f"{TEXTS}/vergil.aeneid.part.2.tess:2: no <citation> followed by a tab or space"),
+        (f"{TEXTS}/statius.thebaid.part.1.tess", "<stat. theb. 1.3>", "<stat. theb. 1.x>", f"{TEXTS}/statius.thebaid.part.1.tess:3: citation locus '1.x' is not BOOK.LINE"),
+        (f"{TEXTS}/ovid.metamorphoses.part.1.tess", "<ov. met. 1.2>", "<verg. aen. 1.2>", f"{TEXTS}/ovid.metamorphoses.part.1.tess:2: citation <verg. aen. 1.2> is not by ovid"),
+        (GOLD_FILE, "Vergil,Aeneid,2,1,2", "Vergil,Aeneid,2,1,3", "vf_intertext_dataset_1_0.csv:7: target vergil 2.3 is not in the corpus"),
+        (GOLD_FILE, "3,3,z", "3,4,z", "gold CSV line 7: VF 1.4 is not in the Valerius Flaccus text"),
+    ],
+)
+def test_bad_input_fails_with_file_line_and_writes_nothing(tiny_mirror, monkeypatch, capsys, tmp_path, file, old, new, message):
+    rewrite(tiny_mirror / file, old, new)
+    use_manifest_of(monkeypatch, tiny_mirror)  # pinned as edited: the parser, not the checksum, must catch it
+    with pytest.raises(InputError, match=re.escape(message)):
+        build_benchmark(tiny_mirror)
+    out = tmp_path / "out"
+    code, _out, err = run_cli(monkeypatch, capsys, "build", "--out", out, "--sources", tiny_mirror)
+    assert code == 1 and message in err and "Traceback" not in err
+    assert not out.exists() and not list(tmp_path.glob(".out.*"))
+
+
+def test_corrupted_real_tess_refused_before_anything_is_written(real_copy, tmp_path, monkeypatch, capsys):
+    name = f"{TEXTS}/statius.thebaid.part.3.tess"
+    before, after = tamper(real_copy / name)
+    attempts = block_network(monkeypatch)
+    out = tmp_path / "out"
+    code, _out, err = run_cli(monkeypatch, capsys, "build", "--out", out, "--sources", real_copy)
+    assert code == 1 and attempts == []
+    assert f"{real_copy / name}: sha256 mismatch: expected {before}, actual {after}" in err
+    assert not out.exists() and not list(tmp_path.glob(".out.*"))
+
+
+def test_missing_real_file_refused(real_copy, tmp_path, monkeypatch, capsys):
+    name = f"{TEXTS}/vergil.aeneid.part.12.tess"
+    (real_copy / name).unlink()
+    code, _out, err = run_cli(monkeypatch, capsys, "build", "--out", tmp_path / "out", "--sources", real_copy)
+    assert code == 1
+    assert f"{real_copy / name}: missing (expected sha256 " in err
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,172 @@
+"""publish: HF parquet configs loadable offline, BEIR files, determinism, the card, atomic writes, push."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pyarrow.parquet as pq
+import pytest
+
+from fixtures.build.helpers import all_files, run_cli, tiny_mirror  # noqa: F401 (fixture)
+from latin_intertext.benchmark import CONFIGS, config_path, load_benchmark
+from latin_intertext.publish import writer
+from latin_intertext.publish.card import CONFIG_FEATURES, render_card
+from latin_intertext.publish.stats import compute_stats
+from latin_intertext.publish.writer import build_dataset, read_checksums
+
+ROWS = {"corpus": 39675, "queries": 482, "qrels": 978}
+
+
+def parquet_rows(root, config) -> list[dict]:
+    return pq.read_table(config_path(root, config)).to_pylist()
+
+
+def jsonl(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_load_dataset_offline(dataset_dir, tmp_path, monkeypatch, config):
+    import datasets
+
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf-cache")
+    ds = datasets.load_dataset(str(dataset_dir), config, cache_dir=str(tmp_path / "hf-cache"))
+    assert list(ds) == ["test"]
+    test = ds["test"]
+    assert test.num_rows == ROWS[config]
+    assert [(name, feature.dtype) for name, feature in test.features.items()] == CONFIG_FEATURES[config]
+    assert test[0] == parquet_rows(dataset_dir, config)[0]
+
+
+def test_beir_files_match_parquet(dataset_dir):
+    beir = dataset_dir / "beir"
+    corpus = parquet_rows(dataset_dir, "corpus")
+    assert jsonl(beir / "corpus.jsonl") == [
+        {"_id": d["id"], "title": "", "text": d["text"], "metadata": {k: d[k] for k in ("author", "work", "book", "line", "tess_index")}}
+        for d in corpus
+    ]
+    queries = parquet_rows(dataset_dir, "queries")
+    assert [(q["_id"], q["text"]) for q in jsonl(beir / "queries.jsonl")] == [(q["id"], q["text"]) for q in queries]
+    assert not any("query_phrases" in json.dumps(q) for q in jsonl(beir / "queries.jsonl"))  # annotations stay out of BEIR
+    tsv = (beir / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()
+    assert tsv[0] == "query-id\tcorpus-id\tscore"
+    assert [tuple(line.split("\t")) for line in tsv[1:]] == [(r["query-id"], r["corpus-id"], "1") for r in parquet_rows(dataset_dir, "qrels")]
+
+
+def test_two_builds_are_byte_identical(dataset_dir, sources_dir, tmp_path):
+    again = tmp_path / "again"
+    build_dataset(sources_dir, again)
+    assert (again / "SHA256SUMS").read_bytes() == (dataset_dir / "SHA256SUMS").read_bytes()
+    assert all_files(again) == all_files(dataset_dir)
+    assert set(read_checksums(again)) == set(all_files(again)) - {"SHA256SUMS"}
+
+
+def card_yaml(card: str) -> str:
+    return card.split("---\n")[1]
+
+
+def test_card_yaml_header(dataset_dir):
+    yaml = card_yaml((dataset_dir / "README.md").read_text(encoding="utf-8"))
+    assert "license: cc-by-4.0" in yaml
+    assert "language:\n- la\n" in yaml
+    assert "task_categories:\n- text-retrieval\n" in yaml
+    for config in CONFIGS:
+        assert f"- config_name: {config}\n  data_files:\n  - split: test\n    path: {config}/test.parquet\n" in yaml
+    assert yaml.count("- config_name:") == 6  # configs + dataset_info
+
+
+def test_card_tables_computed_from_data(dataset_dir):
+    card = (dataset_dir / "README.md").read_text(encoding="utf-8")
+    stats = json.loads((dataset_dir / "stats.json").read_text())
+    report = json.loads((dataset_dir / "build_report.json").read_text())
+    for row in ("| corpus (lines) | 39,675 |", "| queries (VF 1 spans) | 482 |", "| qrels | 978 |", "| relevant docs / query | 2.03 (min=1, max=10) |", "| Ovid | Metamorphoses | 11,995 |", "| Lucan | Bellum Civile | 8,053 |"):
+        assert row in card
+    edited = {**stats, "corpus": 12345, "authors": {**stats["authors"], "Ovid": 7}, "min_relevant_per_query": 3}
+    other = render_card(edited, report)
+    assert "| corpus (lines) | 12,345 |" in other and "| Ovid | Metamorphoses | 7 |" in other and "(min=3, max=10)" in other
+    assert "39,675" not in other and "11,995" not in other
+    fewer = render_card(stats, {**report, "skipped": report["skipped"][:1]})
+    assert "<luc. 1.430>" not in fewer and "- 1 blank lines" in fewer
+
+
+def test_card_is_reproduced_by_render_card(dataset_dir):
+    stats = compute_stats(load_benchmark(dataset_dir))  # stats.json is key-sorted: recompute for the card's order
+    assert json.loads((dataset_dir / "stats.json").read_text()) == stats
+    report = json.loads((dataset_dir / "build_report.json").read_text())
+    assert render_card(stats, report) == (dataset_dir / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"<!-- stats: (.*) -->", render_card(stats, report))[1] == json.dumps(stats, sort_keys=True)
+
+
+def test_failed_build_leaves_nothing(tiny_mirror, tmp_path, monkeypatch, capsys):
+    def broken(bench, root):
+        (root / "half.jsonl").parent.mkdir(parents=True, exist_ok=True)
+        (root / "half.jsonl").write_text("{")
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(writer, "write_beir", broken)
+    out = tmp_path / "OUT"
+    with pytest.raises(RuntimeError, match="disk full"):
+        build_dataset(tiny_mirror, out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny-sources"]
+
+
+def test_failed_build_keeps_existing_out(tiny_mirror, tmp_path, monkeypatch):
+    out = tmp_path / "OUT"
+    build_dataset(tiny_mirror, out)
+    before = all_files(out)
+    monkeypatch.setattr(writer, "write_beir", lambda bench, root: (_ for _ in ()).throw(RuntimeError("disk full")))
+    with pytest.raises(RuntimeError):
+        build_dataset(tiny_mirror, out)
+    assert all_files(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["OUT", "tiny-sources"]
+
+
+def test_rebuild_replaces_out_atomically(tiny_mirror, tmp_path):
+    out = tmp_path / "OUT"
+    out.mkdir()
+    (out / "stale.txt").write_text("old")
+    build_dataset(tiny_mirror, out)
+    assert "stale.txt" not in all_files(out)
+    assert sorted(all_files(out)) == sorted(
+        ["README.md", "SHA256SUMS", "build_report.json", "stats.json", "beir/corpus.jsonl", "beir/queries.jsonl", "beir/qrels/test.tsv"]
+        + [f"{c}/test.parquet" for c in CONFIGS]
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["OUT", "tiny-sources"]
+
+
+def test_push_dry_run_lists_every_file_and_uploads_nothing(dataset_dir, monkeypatch, capsys):
+    import huggingface_hub
+
+    def no_upload(*a, **k):
+        raise AssertionError("upload attempted")
+
+    monkeypatch.setattr(huggingface_hub.HfApi, "upload_folder", no_upload)
+    monkeypatch.setattr(huggingface_hub.HfApi, "create_repo", no_upload)
+    monkeypatch.setenv("HF_TOKEN", "hf_dummy")
+    code, out, err = run_cli(monkeypatch, capsys, "push", dataset_dir, "--dry-run")
+    assert code == 0
+    files = all_files(dataset_dir)
+    listed = re.findall(r"would upload (\S+) \(([\d,]+) bytes\) -> PoetryMTEB/LatinEpicIntertextualityRetrieval \(dataset\)", out)
+    assert [name for name, _ in listed] == sorted(files)
+    assert all(int(size.replace(",", "")) == len(files[name]) for name, size in listed)
+    assert f"{len(files)} files, {sum(map(len, files.values())):,} bytes" in err
+
+
+def test_push_without_token_is_a_clear_error(dataset_dir, monkeypatch, capsys):
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.delenv("HUGGING_FACE_HUB_TOKEN", raising=False)
+    code, out, err = run_cli(monkeypatch, capsys, "push", dataset_dir)
+    assert code == 1 and out == ""
+    assert "No Hugging Face token: set HF_TOKEN" in err and "Traceback" not in err
+
+
+def test_push_refuses_an_invalid_folder(dataset_dir, tmp_path, monkeypatch, capsys):
+    copy = tmp_path / "ds"
+    shutil.copytree(dataset_dir, copy)
+    (copy / "stats.json").write_text("{}")
+    code, out, err = run_cli(monkeypatch, capsys, "push", copy, "--dry-run")
+    assert code == 1 and "would upload" not in out
+    assert "fails validation; not uploading" in err and "stats.json" in err

@@ -1,0 +1,145 @@
+"""validate: passes on a clean build; each kind of damage is caught on its own, with exit status 1."""
+
+from __future__ import annotations
+
+import shutil
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from fixtures.build.helpers import run_cli
+from latin_intertext.benchmark import config_path
+from latin_intertext.publish.validate import validate_dataset
+from latin_intertext.publish.writer import schema, write_checksums
+
+
+@pytest.fixture
+def copy(dataset_dir, tmp_path):
+    dest = tmp_path / "ds"
+    shutil.copytree(dataset_dir, dest)
+    return dest
+
+
+def rewrite_parquet(root, config, edit, *, reseal: bool) -> None:
+    """Apply ``edit`` to the rows of a config; with ``reseal``, re-record checksums so only the content checks can object."""
+    path = config_path(root, config)
+    rows = pq.read_table(path).to_pylist()
+    edit(rows)
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema(config)), path)
+    if reseal:
+        write_checksums(root)
+
+
+def problems_via_cli(root, monkeypatch, capsys) -> tuple[list[str], str]:
+    """Run `validate ROOT`, expect exit 1, and return the problems it listed (one per indented line) and stderr."""
+    code, _out, err = run_cli(monkeypatch, capsys, "validate", root)
+    assert code == 1
+    head, _, listing = err.partition(" problem(s):\n")
+    problems = [line.strip() for line in listing.splitlines() if line.startswith("  ")]
+    assert head.endswith(f"{root}: {len(problems)}")
+    return problems, err
+
+
+def test_clean_build_is_valid(dataset_dir, monkeypatch, capsys):
+    assert validate_dataset(dataset_dir) == []
+    code, _out, err = run_cli(monkeypatch, capsys, "validate", dataset_dir)
+    assert code == 0 and f"valid {dataset_dir}" in err
+
+
+def test_deleted_corpus_row(copy, monkeypatch, capsys):
+    rewrite_parquet(copy, "corpus", lambda rows: rows.pop(100), reseal=True)
+    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    assert "figures differ from the v1.0.0 card: corpus: card says 39675, data gives 39674" in problems
+    assert "stats.json does not match the statistics computed from the data" in problems
+    assert "corpus: card says 39675, data gives 39674" in err
+
+
+def test_deleted_corpus_row_unsealed_also_fails_checksum(copy, monkeypatch, capsys):
+    recorded = {name: digest for digest, name in (line.split("  ") for line in (copy / "SHA256SUMS").read_text().splitlines())}
+    rewrite_parquet(copy, "corpus", lambda rows: rows.pop(), reseal=False)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert problems[-1].startswith("corpus/test.parquet: sha256 ")
+    assert problems[-1].endswith(f" differs from recorded {recorded['corpus/test.parquet']}")
+    assert "figures differ from the v1.0.0 card: corpus: card says 39675, data gives 39674" in problems
+
+
+def test_edited_text(copy, monkeypatch, capsys):
+    def edit(rows):
+        rows[5]["text"] = rows[5]["text"].upper()
+
+    rewrite_parquet(copy, "corpus", edit, reseal=False)
+    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    assert len(problems) == 1 and problems[0].startswith("corpus/test.parquet: sha256 ")
+    assert "corpus/test.parquet: sha256" in err
+
+
+def test_edited_beir_text(copy, monkeypatch, capsys):
+    path = copy / "beir" / "corpus.jsonl"
+    path.write_bytes(path.read_bytes().replace(b"Arma virumque", b"Arma virique", 1))
+    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    assert len(problems) == 1 and problems[0].startswith("beir/corpus.jsonl: sha256 ")
+
+
+def test_duplicated_id(copy, monkeypatch, capsys):
+    def edit(rows):
+        rows[1]["id"] = rows[0]["id"]
+
+    rewrite_parquet(copy, "corpus", edit, reseal=True)
+    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    assert "corpus: id 'vergil-1-1' occurs 2 times" in problems
+    assert "corpus: id 'vergil-1-1' occurs 2 times" in err
+
+
+def test_duplicated_query_id(copy, monkeypatch, capsys):
+    rewrite_parquet(copy, "queries", lambda rows: rows.append(dict(rows[0])), reseal=True)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert "queries: id 'vf-1-1-1' occurs 2 times" in problems
+
+
+def test_qrel_pointing_nowhere(copy, monkeypatch, capsys):
+    def edit(rows):
+        rows[0]["corpus-id"] = "vergil-99-1"
+
+    rewrite_parquet(copy, "qrels", edit, reseal=True)
+    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    assert "qrels row 1: corpus-id 'vergil-99-1' is not in the corpus" in problems
+    assert "qrels row 1: corpus-id 'vergil-99-1' is not in the corpus" in err
+
+
+def test_qrel_unknown_query_and_bad_score(copy, monkeypatch, capsys):
+    def edit(rows):
+        rows[2]["query-id"] = "vf-1-999-999"
+        rows[3]["score"] = 0.5
+
+    rewrite_parquet(copy, "qrels", edit, reseal=True)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert "qrels row 3: query-id 'vf-1-999-999' is not a query" in problems
+    assert "qrels row 4: score 0.5 should be 1.0" in problems
+
+
+def test_tampered_checksum(copy, monkeypatch, capsys):
+    sums = copy / "SHA256SUMS"
+    lines = sums.read_text().splitlines()
+    digest, name = lines[0].split("  ")
+    lines[0] = f"{'0' * 64}  {name}"
+    sums.write_text("\n".join(lines) + "\n")
+    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    assert problems == [f"{name}: sha256 {digest} differs from recorded {'0' * 64}"]
+    assert problems[0] in err
+
+
+def test_missing_and_extra_files(copy, monkeypatch, capsys):
+    (copy / "beir" / "queries.jsonl").unlink()
+    (copy / "notes.txt").write_text("hi")
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert sorted(problems) == ["beir/queries.jsonl: listed in SHA256SUMS but missing", "notes.txt: not listed in SHA256SUMS"]
+
+
+def test_wrong_schema(copy, monkeypatch, capsys):
+    path = config_path(copy, "qrels")
+    table = pq.read_table(path)
+    pq.write_table(table.set_column(2, "score", pa.array([int(s) for s in table["score"].to_pylist()], pa.int64())), path)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert problems[0].startswith(f"{path}: schema ")
+    assert "score: int64" in problems[0] and "score: double" in problems[0]
