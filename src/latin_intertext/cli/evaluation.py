@@ -1,0 +1,186 @@
+"""``evaluate``, ``compare`` and ``leaderboard``: score runs and retrievers on a built dataset."""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from latin_intertext.benchmark import Benchmark, Run, load_benchmark
+from latin_intertext.cli import app, console
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
+from latin_intertext.evaluate.metrics import HEADLINE, METRICS
+from latin_intertext.evaluate.report import RunReport, build_report
+from latin_intertext.evaluate.runs import read_trec_run, write_trec_run
+from latin_intertext.evaluate.stats import RESAMPLES, SEED, paired_test
+
+out = Console(highlight=False)  # results on stdout; progress and errors on stderr
+
+DATASET_HELP = "Built dataset folder (default: the user's data home, see `latin-intertext build`)."
+
+
+def _benchmark(dataset: Optional[Path]) -> Benchmark:
+    from latin_intertext.paths import default_dataset_dir
+
+    return load_benchmark(dataset or default_dataset_dir())
+
+
+def _read_run(path: Path, bench: Benchmark) -> Run:
+    return read_trec_run(path, {q.id for q in bench.queries}, bench.doc_index)
+
+
+@contextmanager
+def _progress(description: str, total: int) -> Iterator:
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda n=1: bar.advance(task, n)
+
+
+def _retrieve(name: str, bench: Benchmark, k: int, cv: Optional[int]) -> RetrievalResult:
+    """Run one registered retriever with a progress bar, printing each CV fold as it finishes."""
+    with _progress(f"{name}: searching", len(bench.queries)) as advance:
+        result = run_retriever(name, bench, k, cv, progress=advance, on_fold=lambda f: console.print(f"  {name} {f.describe()}", highlight=False))
+    return result
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def print_report(report: RunReport) -> None:
+    table = Table(title=f"{report.retriever} on {len(report.evaluation.query_ids)} queries")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_column("95% CI", justify="right")
+    for name, metric in METRICS.items():
+        ci = report.ci95.get(name)
+        table.add_row(metric.label or name, _fmt(report.metrics[name]), f"[{_fmt(ci.low)}, {_fmt(ci.high)}]" if ci else "")
+    out.print(table)
+    for title, groups in (("target author", report.per_author), ("VF span length (lines)", report.per_span_length)):
+        sub = Table(title=f"by {title}")
+        sub.add_column(title)
+        sub.add_column("queries", justify="right")
+        for key in ("ndcg_at_10", "map", "recall_at_10", "recall_at_100"):
+            sub.add_column(METRICS[key].label, justify="right")
+        for group, ev in groups.items():
+            sub.add_row(group, str(len(ev.query_ids)), *(_fmt(ev.means[key]) for key in ("ndcg_at_10", "map", "recall_at_10", "recall_at_100")))
+        out.print(sub)
+    if report.evaluation.n_missing:
+        console.print(f"[yellow]warning:[/] the run has no results for {report.evaluation.n_missing} queries; they score 0.")
+
+
+def _write_json(data: dict, path: Optional[Path]) -> None:
+    if path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        console.print(f"wrote {path}")
+
+
+@app.command()
+def evaluate(
+    dataset: Optional[Path] = typer.Option(None, "--dataset", help=DATASET_HELP),
+    run: Optional[Path] = typer.Option(None, "--run", help="A TREC run file (qid Q0 docid rank score tag) to score."),
+    retriever: Optional[str] = typer.Option(None, "--retriever", help="A registered retriever to run (bm25, bm25-lemma, ...)."),
+    k: int = typer.Option(1000, "--k", min=1, help="Documents retrieved per query."),
+    cv: Optional[int] = typer.Option(None, "--cv", min=2, help="Cross-validate over N grouped folds (required for learned retrievers)."),
+    save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write metrics, CIs and breakdowns here as JSON."),
+    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help="Bootstrap resamples for the 95% CIs."),
+) -> None:
+    """Score one run file or one retriever: metrics with 95% bootstrap CIs, per author and per span length."""
+    if (run is None) == (retriever is None):
+        raise LatinIntertextError("Give exactly one of --run FILE or --retriever NAME.")
+    if run is not None and cv:
+        raise LatinIntertextError("--cv applies to --retriever only; a run file is scored as it is.")
+    bench = _benchmark(dataset)
+    config: dict = {"dataset": str(bench.path), "k": k}
+    if run is not None:
+        name, scored = run.name, _read_run(run, bench)
+        config["run_file"] = str(run)
+    else:
+        result = _retrieve(retriever, bench, k, cv)
+        name, scored = result.name, result.run
+        config.update({"cv_folds": cv, "seconds": round(result.seconds, 3), "folds": [f.describe() for f in result.folds]})
+        if save_run:
+            write_trec_run(scored, save_run, name)
+            console.print(f"wrote {save_run}")
+    report = build_report(scored, bench, name, config, resamples)
+    print_report(report)
+    _write_json(report.to_json(), json_path)
+
+
+@app.command()
+def compare(
+    run_a: Path = typer.Argument(..., help="TREC run file A."),
+    run_b: Path = typer.Argument(..., help="TREC run file B."),
+    dataset: Optional[Path] = typer.Option(None, "--dataset", help=DATASET_HELP),
+    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the comparison here as JSON."),
+) -> None:
+    """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
+    from latin_intertext.evaluate.metrics import evaluate_run
+
+    bench = _benchmark(dataset)
+    a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
+    tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED) for m in HEADLINE]
+    table = Table(title=f"A = {run_a.name}, B = {run_b.name} ({len(a.query_ids)} queries, paired)")
+    for col in ("metric", "A", "B", "A - B", "95% CI", "p (randomization)", "p (bootstrap)"):
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for t in tests:
+        table.add_row(METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]", f"{t.p_randomization:.4f}", f"{t.p_bootstrap:.4f}")
+    out.print(table)
+    _write_json(
+        {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
+         "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap} for t in tests}},
+        json_path,
+    )
+
+
+@app.command()
+def leaderboard(
+    dataset: Optional[Path] = typer.Option(None, "--dataset", help=DATASET_HELP),
+    run: list[Path] = typer.Option([], "--run", help="Run files to add to the table (repeatable)."),
+    retriever: list[str] = typer.Option([], "--retriever", help="Only these retrievers (repeatable; default: every registered one)."),
+    out_path: Optional[Path] = typer.Option(None, "--out", help="Write the markdown table here (and a bar chart beside it as .png)."),
+    cv: int = typer.Option(5, "--cv", min=2, help="Folds for learned retrievers."),
+    k: int = typer.Option(1000, "--k", min=1),
+    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100),
+) -> None:
+    """Evaluate every registered retriever (learned ones out of fold) and any run files on one table."""
+    from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, to_markdown
+    from latin_intertext.retrieve import load_all, resolve_name
+
+    registry = load_all()
+    bench = _benchmark(dataset)
+    runs = [(p, _read_run(p, bench)) for p in run]  # fail on a bad run file before any long work
+    entries: list[Entry] = []
+    skipped: list[Skipped] = []
+    for name in retriever or list(registry):
+        spec = registry[resolve_name(name)]
+        try:
+            result = _retrieve(spec.name, bench, k, cv if spec.learned else None)
+        except (ImportError, LatinIntertextError) as exc:
+            needs = f" (needs {', '.join(spec.needs)})" if spec.needs else ""
+            skipped.append(Skipped(spec.name, f"{exc}{needs}"))
+            console.print(f"[yellow]skipped[/] {spec.name}{needs}: {exc}", highlight=False)
+            continue
+        note = f"{cv}-fold CV" if spec.learned else ""
+        entries.append(Entry(spec.name, build_report(result.run, bench, spec.name, {"k": k}, resamples), result.seconds, note))
+        console.print(f"{spec.name}: nDCG@10 {entries[-1].report.metrics['ndcg_at_10']:.4f} in {result.seconds:.1f}s", highlight=False)
+    entries += [Entry(p.name, build_report(r, bench, p.name, {"run_file": str(p)}, resamples), None, "run file") for p, r in runs]
+    if not entries:
+        raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")
+    markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard ({bench.path})")
+    out.print(markdown, markup=False)
+    if out_path:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        out_path.write_text(markdown, encoding="utf-8")
+        png = plot(entries, out_path.with_suffix(".png"))
+        console.print(f"wrote {out_path} and {png}")

@@ -1,0 +1,152 @@
+"""``latin-intertext search``, ``index-tesserae`` and ``serve``: the search tool for scholars."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from latin_intertext.cli import app
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.serve.explain import MatchedWord, line_segments, query_segments
+
+STYLES = {"form": "bold green", "lemma": "bold yellow", "candidate": "bold cyan"}
+QUERY_SHOWN_CHARS = 300
+
+
+def _benchmark(dataset: Optional[Path], sources: Optional[Path]):
+    """The benchmark from --dataset, else the default published folder, else built in memory from --sources."""
+    from latin_intertext.benchmark import load_benchmark
+    from latin_intertext.paths import default_dataset_dir
+    from latin_intertext.serve.searcher import benchmark_from_sources
+
+    if dataset is not None:
+        return load_benchmark(dataset)
+    if sources is None and (default_dataset_dir() / "corpus" / "test.parquet").is_file():
+        return load_benchmark(default_dataset_dir())
+    return benchmark_from_sources(sources)
+
+
+def make_searcher(corpus: str, tess: list[Path], tesserae_la: bool, with_benchmark: bool, retriever: Optional[str], dataset: Optional[Path], sources: Optional[Path]):
+    from latin_intertext.serve.index import SPARSE_RETRIEVER
+    from latin_intertext.serve.searcher import Searcher
+
+    if tesserae_la:
+        if tess:
+            raise LatinIntertextError("--tesserae-la and --tess are exclusive: give one corpus.")
+        if retriever and retriever != SPARSE_RETRIEVER:
+            raise LatinIntertextError(f"Tesserae-la (481k lines) is searched with its cached lemma index ({SPARSE_RETRIEVER}); --retriever {retriever} is for --corpus benchmark or --tess.")
+        return Searcher.from_tesserae_la()
+    if tess:
+        missing = [str(p) for p in tess if not p.is_file()]
+        if missing:
+            raise LatinIntertextError(f"No such file: {', '.join(missing)}.")
+        bench = _benchmark(dataset, sources) if with_benchmark else None
+        return Searcher.from_tess(tess, with_benchmark=bench, retriever=retriever)
+    if corpus != "benchmark":
+        raise LatinIntertextError(f"Unknown corpus {corpus!r}: use --corpus benchmark, --tess FILE or --tesserae-la.")
+    return Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
+
+
+def _rich(segments) -> str:
+    out = []
+    for text, match in segments:
+        if match is None:
+            out.append(escape(text))
+        else:
+            style = "dim " + STYLES[match.kind] if match.weak else STYLES[match.kind] + " underline"
+            out.append(f"[{style}]{escape(text)}[/]")
+    return "".join(out)
+
+
+def _describe(m: MatchedWord) -> str:
+    q = ",".join(f"{w.form}@{w.position}" for w in m.query)
+    ln = ",".join(f"{w.form}@{w.position}" for w in m.line)
+    return f"[{STYLES[m.kind]}]{escape(m.lemma)}[/] ({m.kind}{', weak' if m.weak else ''}): {escape(q)} ~ {escape(ln)}"
+
+
+@app.command("search")
+def search_command(
+    text: str = typer.Argument(..., help="The Latin passage to find parallels for (at most 5,000 characters)."),
+    corpus: str = typer.Option("benchmark", "--corpus", help="benchmark: the 39,675 lines of Vergil, Lucan, Ovid and Statius."),
+    tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead (repeatable)."),
+    tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 614 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
+    with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
+    k: int = typer.Option(10, "--k", help="How many parallels to show."),
+    author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
+    retriever: Optional[str] = typer.Option(None, "--retriever", help="A registered retriever (default: the project's best)."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    dataset: Optional[Path] = typer.Option(None, "--dataset", help="A folder written by `latin-intertext build`."),
+    sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
+) -> None:
+    """Find lines that share words with a passage, best first, and show which words match on both sides."""
+    from latin_intertext.serve.searcher import validate_query
+
+    validate_query(text, k)  # fail fast, before any index is built
+    searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
+    hits = searcher.search(text, k=k, authors=author or None)
+    if as_json:
+        payload = {"query": text, "corpus": searcher.corpus.name, "retriever": searcher.retriever_name, "hits": [h.to_dict() for h in hits]}
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        return
+    out = Console(highlight=False)
+    out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({len(searcher.corpus):,} lines) by [bold]{searcher.retriever_name}[/]")
+    out.print("[dim]matches: [/][bold green]same form[/] [bold yellow]same lemma[/] [bold cyan]possible lemma[/] [dim](dim: function word)[/]\n")
+    for hit in hits:
+        out.print(f"[bold]{hit.rank:>2}. {escape(str(hit.citation))}[/]  [dim]{hit.id}  score {hit.score:.3f}[/]")
+        out.print("    " + _rich(line_segments(hit.text, hit.matches)))
+        if len(text) <= QUERY_SHOWN_CHARS:
+            out.print("    [dim]query:[/] " + _rich(query_segments(text, hit.matches)))
+        for m in hit.matches:
+            out.print("      " + _describe(m))
+    if not hits:
+        out.print("No line shares a word with the passage.")
+
+
+@app.command("index-tesserae")
+def index_tesserae_command(
+    sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
+) -> None:
+    """Build the search index of all 614 Tesserae-la texts (a few minutes) and cache it under the indexes folder."""
+    from latin_intertext.serve.searcher import build_tesserae_index
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, advance: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task({"read": "reading texts", "index": "indexing lines"}[stage], total=total)
+            bar.advance(tasks[stage], advance)
+
+        meta = build_tesserae_index(sources=sources, progress=progress)
+    counts = meta["counts"]
+    console.print(
+        f"Indexed {counts['lines']:,} lines of {counts['files']} files in {meta['build_seconds']} s into {meta['folder']}.\n"
+        f"Left out: {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
+        f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids. Every one is listed in {meta['folder']}/report.json."
+    )
+
+
+@app.command("serve")
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8000, "--port"),
+    dataset: Optional[Path] = typer.Option(None, "--dataset", help="A folder written by `latin-intertext build`."),
+    sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
+    retriever: Optional[str] = typer.Option(None, "--retriever", help="A registered retriever (default: the project's best)."),
+) -> None:
+    """Serve the search page, the benchmark browser and the JSON API (docs at /docs)."""
+    import uvicorn
+
+    from latin_intertext.serve.app import create_app
+    from latin_intertext.serve.searcher import Searcher
+
+    searcher = Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
+    Console(stderr=True).print(f"Serving {len(searcher.corpus):,} lines with {searcher.retriever_name} at http://{host}:{port}/ (API docs: /docs)")
+    uvicorn.run(create_app(searcher), host=host, port=port, log_level="info")

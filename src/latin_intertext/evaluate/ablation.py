@@ -1,0 +1,109 @@
+"""Cross-validated report of the evidence ranker: headline figures, author prior on/off, feature ablation,
+candidate recall and the paired test against the best baseline, all under the same grouped folds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from latin_intertext.benchmark import Benchmark, Run
+from latin_intertext.evaluate.cv import Fold, grouped_folds
+from latin_intertext.evaluate.metrics import evaluate_run
+from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
+from latin_intertext.retrieve.base import make_retriever
+from latin_intertext.retrieve.ranker import FAMILIES, EvidenceRanker
+
+REPORTED = ("ndcg_at_10", "recall_at_100", "map", "recall_at_1000")
+
+
+@dataclass(frozen=True)
+class Variant:
+    label: str
+    author_prior: bool = False
+    drop: tuple[str, ...] = ()
+
+
+def variants() -> list[Variant]:
+    return [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)] + [
+        Variant(f"without {family}", drop=(family,)) for family in FAMILIES
+    ]
+
+
+def out_of_fold(ranker: EvidenceRanker, bench: Benchmark, folds: list[Fold], k: int = 1000) -> Run:
+    """Fit on the other folds, search each fold; the ranker's index and feature cache are shared (label-free)."""
+    run: Run = {}
+    texts = bench.query_texts
+    for fold in folds:
+        test = set(fold.test_ids)
+        ranker.fit(bench.subset([q.id for q in bench.queries if q.id not in test]))
+        run.update(ranker.search({q: texts[q] for q in fold.test_ids}, k))
+    return run
+
+
+def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> float:
+    """Share of relevant lines that stage 1 puts among the candidates: the reranker's ceiling."""
+    found = total = 0
+    for q in bench.queries:
+        cand, _ = ranker._features(q.text)
+        ids = {ranker.doc_ids[i] for i in cand}
+        relevant = bench.qrels.get(q.id, {})
+        total += len(relevant)
+        found += sum(d in ids for d in relevant)
+    return found / total if total else 0.0
+
+
+def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] = ("bm25", "bm25-lemma", "charngram", "tesserae"), on_step: Callable[[str], None] | None = None) -> dict:
+    step = on_step or (lambda _s: None)
+    folds = grouped_folds(bench.queries, n_folds)
+    ranker = EvidenceRanker().index(bench.corpus)
+    step("indexed")
+    rows, runs = [], {}
+    for variant in variants():
+        ranker.author_prior, ranker.drop_families = variant.author_prior, variant.drop
+        runs[variant.label] = out_of_fold(ranker, bench, folds)
+        ev = evaluate_run(runs[variant.label], bench.qrels)
+        rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
+        step(variant.label)
+    main = runs[variants()[0].label]
+    main_eval = evaluate_run(main, bench.qrels)
+    ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
+    baseline_scores = {}
+    for name in baselines:
+        run = make_retriever(name).index(bench.corpus).search(bench.query_texts, 1000)
+        baseline_scores[name] = evaluate_run(run, bench.qrels)
+        step(name)
+    best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
+    tests = [paired_test(m, main_eval.per_query[m], baseline_scores[best].per_query[m]) for m in REPORTED]
+    return {
+        "folds": [f.describe() for f in folds],
+        "candidate_recall": candidate_recall(ranker, bench),
+        "metrics": main_eval.means,
+        "ci95": {m: (c.low, c.high) for m, c in ci.items()},
+        "ablation": rows,
+        "baselines": {n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
+        "best_baseline": best,
+        "paired_tests": [{**t.__dict__, "ci95": t.ci95.as_list()} for t in tests],
+        "run": main,
+    }
+
+
+def to_markdown(report: dict) -> str:
+    m, ci = report["metrics"], report["ci95"]
+    lines = [
+        f"Out-of-fold over {len(report['folds'])} grouped folds ({'; '.join(report['folds'])}).",
+        "",
+        "| metric | evidence-ranker | 95% CI |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] |" for k in REPORTED]
+    lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f}", ""]
+    lines += ["| variant | nDCG@10 | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|"]
+    full = report["ablation"][0]
+    for row in report["ablation"]:
+        delta = "" if row is full else f" ({row['ndcg_at_10'] - full['ndcg_at_10']:+.4f})"
+        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f}{delta} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
+    lines += ["", f"Paired tests against the best baseline, `{report['best_baseline']}` (10,000 resamples):", ""]
+    lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
+    for t in report["paired_tests"]:
+        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {t['p_randomization']:.4g} | {t['p_bootstrap']:.4g} |")
+    return "\n".join(lines) + "\n"

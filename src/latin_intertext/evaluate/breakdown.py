@@ -1,0 +1,57 @@
+"""Where a retriever succeeds: scores per target author and per length of the query span.
+
+Per author, the qrels keep only that author's relevant lines and queries left with none are dropped;
+the run is untouched, so another author's lines ranked above count against the author's score.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from latin_intertext.benchmark import Query, Qrels, Run
+from latin_intertext.evaluate.metrics import METRICS, Evaluation, Metric, evaluate_run
+
+SPAN_BUCKETS = ("1", "2", "3+")  # VF lines in the query span
+
+
+def doc_author(doc_id: str) -> str:
+    """The author key of a corpus id (``vergil-1-1`` -> ``vergil``)."""
+    return doc_id.split("-", 1)[0]
+
+
+def span_bucket(length: int) -> str:
+    return SPAN_BUCKETS[min(length, len(SPAN_BUCKETS)) - 1]
+
+
+def qrels_for_author(qrels: Qrels, author: str) -> Qrels:
+    kept = {q: {d: r for d, r in docs.items() if doc_author(d) == author} for q, docs in qrels.items()}
+    return {q: docs for q, docs in kept.items() if docs}
+
+
+def authors(qrels: Qrels) -> list[str]:
+    return sorted({doc_author(d) for docs in qrels.values() for d in docs})
+
+
+def per_author(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS) -> dict[str, Evaluation]:
+    return {a: evaluate_run(run, qrels_for_author(qrels, a), metrics) for a in authors(qrels)}
+
+
+def span_groups(queries: Iterable[Query]) -> dict[str, set[str]]:
+    groups: dict[str, set[str]] = {b: set() for b in SPAN_BUCKETS}
+    for q in queries:
+        groups[span_bucket(q.span_length)].add(q.id)
+    return groups
+
+
+def per_span_length(evaluation: Evaluation, queries: Iterable[Query]) -> dict[str, Evaluation]:
+    """The overall per-query values split by span-length bucket (no re-scoring needed)."""
+    index = {q: i for i, q in enumerate(evaluation.query_ids)}
+    out = {}
+    for bucket, ids in span_groups(queries).items():
+        rows = sorted(index[q] for q in ids if q in index)
+        if rows:
+            out[bucket] = Evaluation(
+                tuple(evaluation.query_ids[i] for i in rows),
+                {name: values[rows] for name, values in evaluation.per_query.items()},
+            )
+    return out

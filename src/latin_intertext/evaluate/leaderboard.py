@@ -1,0 +1,70 @@
+"""The leaderboard: every retriever and run file on one table (markdown) and one chart (PNG)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from latin_intertext.evaluate.report import RunReport
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    report: RunReport
+    seconds: float | None  # index + search (+ fitting under CV); None for a run file
+    note: str = ""  # e.g. "5-fold CV", "run file"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    name: str
+    reason: str
+
+
+COLUMNS = (("map", "MAP"), ("recall_at_10", "Recall@10"), ("recall_at_100", "Recall@100"), ("recall_at_1000", "Recall@1000"))
+
+
+def ranked_entries(entries: list[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda e: -e.report.metrics["ndcg_at_10"])
+
+
+def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = "") -> str:
+    """A markdown table, best nDCG@10 first, with skipped retrievers listed below it."""
+    head = ["Retriever", "nDCG@10 [95% CI]", *(label for _, label in COLUMNS), "Time (s)", "Notes"]
+    lines = [f"# {title}", ""] if title else []
+    lines += ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 2) + ["---"]) + "|"]
+    for e in ranked_entries(entries):
+        m, ci = e.report.metrics, e.report.ci95["ndcg_at_10"]
+        cells = [f"`{e.name}`", f"{m['ndcg_at_10']:.4f} [{ci.low:.4f}, {ci.high:.4f}]"]
+        cells += [f"{m[key]:.4f}" for key, _ in COLUMNS]
+        cells += ["-" if e.seconds is None else f"{e.seconds:.1f}", e.note]
+        lines.append("| " + " | ".join(cells) + " |")
+    if entries:
+        n = len(entries[0].report.evaluation.query_ids)
+        lines += ["", f"{n} queries; 95% CIs: percentile bootstrap over queries ({entries[0].report.config.get('bootstrap_resamples')} resamples)."]
+    if skipped:
+        lines += ["", "Skipped:", ""] + [f"- `{s.name}`: {s.reason}" for s in skipped]
+    return "\n".join(lines) + "\n"
+
+
+def plot(entries: list[Entry], path: Path | str, metric: str = "ndcg_at_10", label: str = "nDCG@10") -> Path:
+    """Horizontal bars of ``metric`` with 95% CI error bars, best at the top."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = ranked_entries(entries)[::-1]
+    values = [e.report.metrics[metric] for e in rows]
+    errors = [[v - e.report.ci95[metric].low for v, e in zip(values, rows)], [e.report.ci95[metric].high - v for v, e in zip(values, rows)]]
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.2))
+    ax.barh([e.name for e in rows], values, xerr=errors, capsize=4, color="#4c72b0")
+    ax.set_xlabel(f"{label} (95% bootstrap CI)")
+    ax.set_xlim(0, min(1.0, max([hi for hi in errors[1]] + [0]) + max(values + [0]) + 0.05))
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

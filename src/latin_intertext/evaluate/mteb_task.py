@@ -1,0 +1,147 @@
+"""The benchmark as an MTEB v2 retrieval task, and every registered retriever as an MTEB search model.
+
+The task reads a folder written by ``latin-intertext build`` instead of downloading from the Hub, so
+``mteb.evaluate(search_model("bm25"), LatinEpicIntertextualityRetrieval(folder), cache=None)`` runs
+offline and gives the same numbers as ``latin-intertext evaluate`` (tests/test_mteb.py checks it).
+Requires the ``mteb`` extra.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from datasets import Dataset
+from mteb.abstasks.retrieval import AbsTaskRetrieval
+from mteb.abstasks.task_metadata import TaskMetadata
+from mteb.models.model_meta import ModelMeta
+
+from latin_intertext import DATASET_NAME, DATASET_VERSION, HUB_REPO_ID, __version__
+from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.retrieve.base import REGISTRY, Retriever, make_retriever, resolve_name
+
+BURNS_2021 = r"""@inproceedings{burns-etal-2021-profiling,
+  author = {Burns, Patrick J. and Brofos, James A. and Li, Kyle and Chaudhuri, Pramit and Dexter, Joseph P.},
+  booktitle = {Proceedings of NAACL-HLT 2021},
+  pages = {4900--4907},
+  title = {Profiling of Intertextuality in {L}atin Literature Using Word Embeddings},
+  url = {https://aclanthology.org/2021.naacl-main.389/},
+  year = {2021},
+}"""
+
+TASK_METADATA = TaskMetadata(
+    name=DATASET_NAME,
+    description=(
+        "Given a passage from Valerius Flaccus, Argonautica Book 1, retrieve the verse lines in Vergil (Aeneid), "
+        "Lucan (Bellum Civile), Ovid (Metamorphoses) or Statius (Thebaid) that scholarship identifies as parallels."
+    ),
+    reference="https://aclanthology.org/2021.naacl-main.389/",
+    dataset={"path": HUB_REPO_ID, "revision": f"v{DATASET_VERSION}"},
+    type="Retrieval",
+    category="t2t",
+    modalities=["text"],
+    eval_splits=["test"],
+    eval_langs=["lat-Latn"],
+    main_score="ndcg_at_10",
+    date=("2021-06-01", "2021-06-01"),
+    domains=["Poetry", "Fiction", "Written"],
+    task_subtypes=["Article retrieval"],
+    license="cc-by-4.0",
+    annotations_creators="expert-annotated",
+    dialect=[],
+    sample_creation="found",
+    bibtex_citation=BURNS_2021,
+)
+
+
+def _split_data(bench: Benchmark) -> dict:
+    """One RetrievalSplitData: every corpus column is kept so retrievers can read author and citation."""
+    corpus = Dataset.from_list([{f.name: getattr(d, f.name) for f in fields(CorpusLine)} for d in bench.corpus])
+    queries = Dataset.from_list([{"id": q.id, "text": q.text} for q in bench.queries])
+    return {"corpus": corpus, "queries": queries, "relevant_docs": {q: dict(r) for q, r in bench.qrels.items()}, "top_ranked": None}
+
+
+class LatinEpicIntertextualityRetrieval(AbsTaskRetrieval):
+    """Reads ``dataset_dir`` (default: the user's built dataset) instead of the Hub."""
+
+    metadata = TASK_METADATA
+    k_values = (1, 3, 5, 10, 20, 100, 1000)
+
+    def __init__(self, dataset_dir: Path | str | None = None, benchmark: Benchmark | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._dataset_dir = dataset_dir
+        self._benchmark = benchmark
+
+    def load_data(self, num_proc: int | None = None, **kwargs: Any) -> None:
+        if self.data_loaded:
+            return
+        bench = self._benchmark
+        if bench is None:
+            from latin_intertext.paths import default_dataset_dir
+
+            bench = load_benchmark(self._dataset_dir or default_dataset_dir())
+        self.dataset = {"default": {"test": _split_data(bench)}}
+        self.data_loaded = True
+
+
+def _corpus_lines(corpus: Dataset) -> list[CorpusLine]:
+    defaults = {"author": "", "work": "", "book": 0, "line": 0, "tess_index": ""}
+    names = [f.name for f in fields(CorpusLine)]
+    return [CorpusLine(**{n: row.get(n, defaults.get(n)) for n in names}) for row in corpus]
+
+
+class RetrieverSearch:
+    """mteb's SearchProtocol over one of our retrievers (index the corpus, then search the queries)."""
+
+    def __init__(self, name: str, retriever: Retriever | None = None) -> None:
+        name = resolve_name(name)
+        spec = REGISTRY[name]
+        if spec.learned and retriever is None:
+            raise LatinIntertextError(
+                f"{name} is learned: pass an already fitted retriever (fitting on the task's own qrels would leak the answers)."
+            )
+        self.name = name
+        self.retriever = retriever or make_retriever(name)
+        self.mteb_model_meta = model_meta(name)
+
+    def index(self, corpus: Dataset, *, task_metadata: TaskMetadata, hf_split: str, hf_subset: str, encode_kwargs: dict, num_proc: int | None = None, **kwargs: Any) -> None:
+        self.retriever.index(_corpus_lines(corpus))
+
+    def search(self, queries: Dataset, *, task_metadata: TaskMetadata, hf_split: str, hf_subset: str, top_k: int, encode_kwargs: dict, top_ranked: dict | None = None, num_proc: int | None = None, **kwargs: Any) -> dict[str, dict[str, float]]:
+        texts = dict(zip(queries["id"], queries["text"]))
+        run = self.retriever.search(texts, top_k)
+        if top_ranked:
+            run = {q: {d: s for d, s in docs.items() if d in set(top_ranked.get(q, ()))} for q, docs in run.items()}
+        return {q: run.get(q, {}) for q in texts}
+
+
+def model_meta(name: str) -> ModelMeta:
+    spec = REGISTRY[resolve_name(name)]
+    dense = any("dense" in n for n in spec.needs) or name.startswith("dense")
+    return ModelMeta(
+        loader=lambda model_name=None, **kwargs: RetrieverSearch(name),
+        name=f"latin-intertext/{name}",
+        revision=__version__,
+        release_date="2026-01-01",
+        languages=["lat-Latn"],
+        n_parameters=None,
+        memory_usage_mb=None,
+        max_tokens=None,
+        embed_dim=None,
+        license="mit",
+        open_weights=True,
+        public_training_code=None,
+        public_training_data=None,
+        framework=[],
+        reference=None,
+        similarity_fn_name=None,
+        use_instructions=False,
+        training_datasets={DATASET_NAME} if spec.learned else set(),
+        model_type=["dense"] if dense else ["sparse"],
+    )
+
+
+def search_model(name: str, retriever: Retriever | None = None) -> RetrieverSearch:
+    return RetrieverSearch(name, retriever)

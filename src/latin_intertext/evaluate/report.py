@@ -1,0 +1,56 @@
+"""One run's full evaluation: metrics, bootstrap intervals and breakdowns, as a record and as JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from latin_intertext.benchmark import Benchmark, Run
+from latin_intertext.evaluate.breakdown import per_author, per_span_length
+from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation, evaluate_run
+from latin_intertext.evaluate.stats import RESAMPLES, SEED, Interval, bootstrap_ci
+
+
+@dataclass(frozen=True)
+class RunReport:
+    retriever: str
+    evaluation: Evaluation
+    ci95: dict[str, Interval]
+    per_author: dict[str, Evaluation]
+    per_span_length: dict[str, Evaluation]
+    config: dict = field(default_factory=dict)
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        return self.evaluation.means
+
+    def to_json(self, per_query: bool = True) -> dict:
+        def group(evals: dict[str, Evaluation]) -> dict:
+            return {k: {"n_queries": len(e.query_ids), "metrics": e.means} for k, e in evals.items()}
+
+        out = {
+            "metrics": self.metrics,
+            "ci95": {k: iv.as_list() for k, iv in self.ci95.items()},
+            "per_author": group(self.per_author),
+            "per_span_length": group(self.per_span_length),
+            "n_queries": len(self.evaluation.query_ids),
+            "n_queries_missing_from_run": self.evaluation.n_missing,
+            "retriever": self.retriever,
+            "config": self.config,
+        }
+        if per_query:
+            out["per_query"] = self.evaluation.query_rows()
+        return out
+
+
+def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None = None, resamples: int = RESAMPLES, seed: int = SEED, ci_metrics: tuple[str, ...] = HEADLINE) -> RunReport:
+    """Evaluate ``run`` on ``bench`` with 95% bootstrap intervals for ``ci_metrics``."""
+    evaluation = evaluate_run(run, bench.qrels, METRICS)
+    intervals = bootstrap_ci(evaluation.matrix(ci_metrics), resamples, seed)
+    return RunReport(
+        retriever,
+        evaluation,
+        dict(zip(ci_metrics, intervals)),
+        per_author(run, bench.qrels, METRICS),
+        per_span_length(evaluation, bench.queries),
+        {"bootstrap_resamples": resamples, "bootstrap_seed": seed, **(config or {})},
+    )

@@ -1,0 +1,95 @@
+"""Uncertainty over queries: bootstrap confidence intervals and paired significance tests.
+
+Queries are the sampling unit (482 of them, a sample of what scholars might ask). Resampling is done
+with weight matrices so that all metrics and all resamples are one matrix product, not a Python loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SEED = 20210601  # fixed so that reported intervals are reproducible
+RESAMPLES = 10_000
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+
+    def as_list(self) -> list[float]:
+        return [self.low, self.high]
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """A paired comparison of run A against run B on one metric (difference = A - B)."""
+
+    metric: str
+    mean_a: float
+    mean_b: float
+    diff: float
+    ci95: Interval
+    p_randomization: float
+    p_bootstrap: float
+
+
+def _bootstrap_weights(n: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """(resamples x n) counts of how often each query is drawn in each bootstrap sample.
+
+    Drawn as indices and counted with one bincount: several times faster than ``rng.multinomial``.
+    """
+    draws = rng.integers(0, n, size=(resamples, n)) + (np.arange(resamples) * n)[:, None]
+    return np.bincount(draws.ravel(), minlength=resamples * n).reshape(resamples, n).astype(np.float64)
+
+
+def bootstrap_ci(values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, level: float = 0.95) -> list[Interval]:
+    """Percentile bootstrap interval of the mean for each column of ``values`` (queries x metrics)."""
+    values = np.atleast_2d(np.asarray(values, dtype=np.float64).T).T
+    n = values.shape[0]
+    if n == 0:
+        return [Interval(0.0, 0.0)] * values.shape[1]
+    means = _bootstrap_weights(n, resamples, np.random.default_rng(seed)) @ values / n
+    alpha = (1 - level) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha], axis=0)
+    return [Interval(float(lo), float(hi)) for lo, hi in zip(low, high)]
+
+
+def randomization_test(diff: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> float:
+    """Two-sided paired randomization (sign-flip) test of mean(diff) = 0; add-one smoothed p-value."""
+    diff = np.asarray(diff, dtype=np.float64)
+    if not diff.size or not np.any(diff):
+        return 1.0
+    signs = np.random.default_rng(seed).choice(np.array([-1.0, 1.0]), size=(resamples, diff.size))
+    observed = abs(diff.mean())
+    null = np.abs(signs @ diff) / diff.size
+    return float((1 + np.count_nonzero(null >= observed - 1e-12)) / (resamples + 1))
+
+
+def paired_bootstrap_p(diff: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> float:
+    """Two-sided paired bootstrap p-value: how often the centred resampled mean is as extreme as observed."""
+    diff = np.asarray(diff, dtype=np.float64)
+    if not diff.size or not np.any(diff):
+        return 1.0
+    means = _bootstrap_weights(diff.size, resamples, np.random.default_rng(seed)) @ diff / diff.size
+    observed = diff.mean()
+    return float((1 + np.count_nonzero(np.abs(means - observed) >= abs(observed) - 1e-12)) / (resamples + 1))
+
+
+def paired_test(metric: str, a: np.ndarray, b: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> PairedTest:
+    """Compare per-query values ``a`` and ``b`` (aligned on the same queries)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError(f"paired values differ in length: {a.shape} vs {b.shape}")
+    diff = a - b
+    return PairedTest(
+        metric,
+        float(a.mean()),
+        float(b.mean()),
+        float(diff.mean()),
+        bootstrap_ci(diff, resamples, seed)[0],
+        randomization_test(diff, resamples, seed),
+        paired_bootstrap_p(diff, resamples, seed),
+    )

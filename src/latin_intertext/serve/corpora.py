@@ -1,0 +1,304 @@
+"""Searchable corpora: the benchmark's four epics, users' own ``.tess`` files, or all of Tesserae-la.
+
+Line ids
+--------
+Lines of the benchmark's four epics keep the benchmark's ids, ``{author}-{book}-{line}``
+(``vergil-1-1``), also when they are read from Tesserae-la. Every other line gets::
+
+    {author_key}.{work_key}[-{section}]-{locus_key}[~N]
+
+- ``author_key`` and ``work_key`` come from the file name ``author.work.tess``
+  (``lucretius.de_rerum_natura.tess`` -> ``lucretius`` / ``de_rerum_natura``), lower-cased, without
+  diacritics, any character outside ``[a-z0-9_]`` written ``_``; a file name without a dot gives ``work_key`` ``text``.
+- ``locus_key`` is the citation's locus with ``.`` written ``-`` and any other character
+  outside ``[a-z0-9_-]`` written ``_`` (``1.1`` -> ``1-1``, ``pr.1`` -> ``pr-1``, ``9`` -> ``9``).
+- ``section`` appears only in files whose citations carry more than one work tag
+  (Suetonius' lives): the tag minus its author abbreviation (``<suet. vit. jul. 1.1>`` -> ``vit_jul``).
+- ``~N`` (N = 2, 3, ...) is appended when the id is already taken: a citation that occurs
+  twice in a file, or two loci that fold to the same key (``1.1`` and ``1-1``). Base ids never
+  contain ``~``, so the first free ``~N`` makes every id unique across all files of a corpus.
+
+See ``docs/ids.md``.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from latin_intertext.benchmark import Benchmark, CorpusLine
+from latin_intertext.errors import InputError, LatinIntertextError
+from latin_intertext.latin import strip_diacritics
+from latin_intertext.sources.gold import WORKS
+from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
+
+# File stems of the benchmark's four epics, as named in naacl2021/ and tesserae-la/.
+EPIC_STEMS = {"vergil.aeneid": "vergil", "lucan.bellum_civile": "lucan", "ovid.metamorphoses": "ovid", "statius.thebaid": "statius"}
+_BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
+_KEY_BAD = re.compile(r"[^a-z0-9_]+")
+_LOCUS_BAD = re.compile(r"[^a-z0-9_-]+")
+_DUPLICATE = re.compile(r"duplicate citation (<.*>) \(first at line (\d+)\)")
+_LINENO = re.compile(r":(\d+): ")
+
+
+def key(text: str) -> str:
+    """A name lower-cased to ``[a-z0-9_]`` for ids and author filters (``v`` stays ``v``: ``ovid``)."""
+    return _KEY_BAD.sub("_", strip_diacritics(text).lower()).strip("_") or "x"
+
+
+def locus_key(locus: str) -> str:
+    return _LOCUS_BAD.sub("_", strip_diacritics(locus).lower().replace(".", "-")).strip("-") or "0"
+
+
+def display_name(name_key: str) -> str:
+    return " ".join(part.capitalize() for part in name_key.split("_") if part)
+
+
+def split_stem(stem: str) -> tuple[str, str]:
+    author, _, work = stem.partition(".")
+    return key(author), key(work) if work else "text"
+
+
+@dataclass
+class IndexReport:
+    """What was read into a corpus and what was left out or renamed, file:line by file:line."""
+
+    files: int = 0
+    lines: int = 0
+    blank: int = 0
+    without_text: list[str] = field(default_factory=list)
+    malformed: list[str] = field(default_factory=list)  # left out: file:line: reason
+    duplicates: list[str] = field(default_factory=list)  # kept under a ~N id: file:line: ...
+
+    def add_skipped(self, skipped: Iterable[Skipped]) -> None:
+        for s in skipped:
+            if s.reason == "blank line":
+                self.blank += 1
+            elif s.reason == "citation without text":
+                self.without_text.append(str(s))
+
+    def counts(self) -> dict[str, int]:
+        return {"files": self.files, "lines": self.lines, "blank": self.blank, "without_text": len(self.without_text), "malformed": len(self.malformed), "duplicates": len(self.duplicates)}
+
+    def to_dict(self) -> dict:
+        return {**{"counts": self.counts()}, "malformed": self.malformed, "duplicates": self.duplicates, "without_text": self.without_text}
+
+
+@dataclass
+class Corpus:
+    """Lines to search, with what a citation and a context view need beside each ``CorpusLine``."""
+
+    name: str
+    lines: list[CorpusLine]
+    loci: list[str]
+    author_keys: list[str]  # distinct author keys
+    author_of: np.ndarray  # int32: index into author_keys, per line
+    group_of: np.ndarray  # int32: lines of one work (and book, for the epics) share a group
+    report: IndexReport = field(default_factory=IndexReport)
+    author_names: dict[str, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def author_key_of(self, i: int) -> str:
+        return self.author_keys[int(self.author_of[i])]
+
+    def neighbours(self, i: int, before: int = 2, after: int = 2) -> range:
+        lo, hi = max(0, i - before), min(len(self.lines), i + after + 1)
+        g = self.group_of[i]
+        while self.group_of[lo] != g:
+            lo += 1
+        while self.group_of[hi - 1] != g:
+            hi -= 1
+        return range(lo, hi)
+
+    def author_mask(self, authors: Sequence[str] | None) -> np.ndarray | None:
+        """A boolean mask of the lines by ``authors`` (keys or names, any case); None for all."""
+        if not authors:
+            return None
+        wanted, unknown = set(), []
+        lookup = {k: i for i, k in enumerate(self.author_keys)}
+        for name in authors:
+            k = key(name)
+            if k in lookup:
+                wanted.add(lookup[k])
+            else:
+                unknown.append(name)
+        if unknown:
+            shown = ", ".join(self.author_keys[:40]) + (" ..." if len(self.author_keys) > 40 else "")
+            raise UnknownAuthorError(f"Unknown author(s): {', '.join(map(repr, unknown))}. Authors in corpus {self.name!r}: {shown}.")
+        return np.isin(self.author_of, np.fromiter(wanted, dtype=np.int32))
+
+    def index_of(self, doc_id: str) -> int:
+        try:
+            return self._ids[doc_id]
+        except AttributeError:
+            self._ids = {d.id: i for i, d in enumerate(self.lines)}
+            return self.index_of(doc_id)
+
+
+class UnknownAuthorError(LatinIntertextError):
+    status_code = 400
+
+
+class _Builder:
+    """Accumulates lines from several sources into one :class:`Corpus` with unique ids."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.lines: list[CorpusLine] = []
+        self.loci: list[str] = []
+        self.authors: dict[str, int] = {}
+        self.author_names: dict[str, str] = {}
+        self.author_of: list[int] = []
+        self.group_of: list[int] = []
+        self.groups: dict[tuple, int] = {}
+        self.taken: set[str] = set()
+        self.report = IndexReport()
+
+    def unique(self, base: str) -> str:
+        doc_id, n = base, 1
+        while doc_id in self.taken:
+            n += 1
+            doc_id = f"{base}~{n}"
+        self.taken.add(doc_id)
+        return doc_id
+
+    def add(self, line: CorpusLine, locus: str, author_key: str, group: tuple) -> None:
+        self.lines.append(line)
+        self.loci.append(locus)
+        self.author_names.setdefault(author_key, line.author)
+        self.author_of.append(self.authors.setdefault(author_key, len(self.authors)))
+        self.group_of.append(self.groups.setdefault(group, len(self.groups)))
+        self.report.lines += 1
+
+    def add_benchmark(self, bench: Benchmark) -> None:
+        for d in bench.corpus:
+            author = d.id.split("-")[0]
+            self.taken.add(d.id)
+            self.add(d, f"{d.book}.{d.line}", author, ("epic", author, d.book))
+
+    def add_tess(self, text: TessText, stem: str, duplicates: list[tuple[TessLine, str]]) -> None:
+        author_key, work_key = split_stem(stem)
+        epic = EPIC_STEMS.get(stem)
+        author = display_name(epic) if epic else display_name(author_key)
+        work = WORKS[epic] if epic else display_name(work_key)
+        prefixes = {_tag_prefix(tl.tess_index) for tl in text.lines}
+        sections = len(prefixes) > 1
+        dup_notes = {tl.lineno: note for tl, note in duplicates}
+        all_lines = sorted([*text.lines, *(tl for tl, _ in duplicates)], key=lambda tl: tl.lineno)
+        for tl in all_lines:
+            m = _BOOK_LINE.match(tl.locus)
+            if epic and m:
+                base = f"{epic}-{int(m[1])}-{int(m[2])}"
+                group = ("epic", epic, int(m[1]))
+            else:
+                section = key(" ".join(_tag_prefix(tl.tess_index).split()[1:])) if sections else ""
+                base = f"{author_key}.{work_key}-" + (f"{section}-" if section else "") + locus_key(tl.locus)
+                group = ("tess", stem, section)
+            doc_id = self.unique(base)
+            if tl.lineno in dup_notes:
+                self.report.duplicates.append(f"{dup_notes[tl.lineno]}; kept as {doc_id}")
+            nums = [int(n) for n in re.findall(r"\d+", tl.locus)]
+            book, line_no = (int(m[1]), int(m[2])) if m else (nums[0] if len(nums) > 1 else 0, nums[-1] if nums else 0)
+            line = CorpusLine(doc_id, tl.text, author, work, book, line_no, tl.tess_index)
+            self.add(line, tl.locus, epic or author_key, group)
+
+    def build(self) -> Corpus:
+        return Corpus(
+            self.name,
+            self.lines,
+            self.loci,
+            list(self.authors),
+            np.asarray(self.author_of, dtype=np.int32),
+            np.asarray(self.group_of, dtype=np.int32),
+            self.report,
+            self.author_names,
+        )
+
+
+def _tag_prefix(tess_index: str) -> str:
+    return tess_index.strip("<>").rsplit(" ", 1)[0] if " " in tess_index else ""
+
+
+def read_tess(path: Path, display: str | None = None, lenient: bool = False) -> tuple[TessText, list[tuple[TessLine, str]], list[str]]:
+    """Parse a ``.tess`` file with :func:`parse_tess`; return its lines, its duplicate citations and its malformed lines.
+
+    Duplicate citations (which ``parse_tess`` skips) are returned as lines to keep under ``~N`` ids.
+    Strict mode raises :class:`InputError` naming every malformed ``file:line``; lenient mode
+    (for Tesserae-la) leaves malformed lines out and returns them as ``file:line: reason``.
+    """
+    name = display or str(path)
+    malformed: list[str] = []
+    try:
+        text = parse_tess(path, display=name)
+    except InputError as exc:
+        if not lenient or not exc.problems:
+            raise
+        malformed = list(exc.problems)
+        bad = {int(m.group(1)) for p in malformed if (m := _LINENO.search(p[len(name):] if p.startswith(name) else p))}
+        raw = path.read_text(encoding="utf-8").splitlines()
+        with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=True) as tmp:
+            tmp.write("\n".join("" if i in bad else line for i, line in enumerate(raw, start=1)))
+            tmp.flush()
+            text = parse_tess(tmp.name, display=name)
+        text.skipped = [s for s in text.skipped if s.lineno not in bad]
+    duplicates, rest = [], []
+    for s in text.skipped:
+        m = _DUPLICATE.match(s.reason)
+        if m and s.content:
+            locus = m[1].strip("<>").rsplit(" ", 1)[-1]
+            duplicates.append((TessLine(m[1], locus, s.content, s.path, s.lineno), f"{s.path}:{s.lineno}: duplicate citation {m[1]} (first at line {m[2]})"))
+        else:
+            rest.append(s)
+    text.skipped = rest
+    return text, duplicates, malformed
+
+
+def benchmark_corpus(bench: Benchmark) -> Corpus:
+    builder = _Builder("benchmark")
+    builder.add_benchmark(bench)
+    return builder.build()
+
+
+def tess_corpus(
+    paths: Sequence[Path | str],
+    *,
+    bench: Benchmark | None = None,
+    lenient: bool = False,
+    name: str = "tess",
+    displays: Sequence[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Corpus:
+    """A corpus of ``.tess`` files (optionally after the benchmark's corpus), ids as in the module docstring."""
+    builder = _Builder(name)
+    if bench is not None:
+        builder.add_benchmark(bench)
+    for i, path in enumerate(paths):
+        path = Path(path)
+        display = displays[i] if displays else str(path)
+        text, duplicates, malformed = read_tess(path, display, lenient=lenient)
+        builder.report.files += 1
+        builder.report.malformed.extend(malformed)
+        builder.report.add_skipped(text.skipped)
+        stem = Path(display).name.removesuffix(".tess")
+        if bench is not None and stem in EPIC_STEMS:
+            stem = f"user_{stem}"  # the benchmark already holds these ids; keep the user's copy apart
+        builder.add_tess(text, stem, duplicates)
+        if progress:
+            progress(1)
+    if not builder.lines:
+        raise InputError(f"No verse lines in {', '.join(map(str, displays or paths))}.", hint="A .tess file has lines like '<lucr. 1.1>\tAeneadum genetrix, hominum divomque voluptas,'.")
+    return builder.build()
+
+
+def tesserae_la_files(sources: Path) -> list[Path]:
+    files = sorted((sources / "tesserae-la").glob("*.tess"))
+    if not files:
+        raise InputError(f"{sources / 'tesserae-la'}: no .tess files", hint="Point --sources at a mirror laid out like ../shared/sources.")
+    return files

@@ -1,0 +1,129 @@
+"""A lemma BM25 over an inverted index in scipy.sparse, cached on disk: fast enough for all of Tesserae-la.
+
+The index is a documents x lemmas CSC matrix whose cells already hold the BM25 weight
+``idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl))``; a search adds up the
+columns of the query's distinct lemmas (one ``np.bincount``), so it costs time in
+proportion to how many lines contain those lemmas, not to the corpus size.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+import time
+from array import array
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from latin_intertext import latin
+from latin_intertext.benchmark import CorpusLine
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.paths import indexes_dir
+from latin_intertext.retrieve.base import Retriever
+from latin_intertext.serve.corpora import Corpus
+
+INDEX_VERSION = 1
+SPARSE_RETRIEVER = "bm25-lemma-sparse"
+TESSERAE_INDEX = "tesserae-la"
+
+
+class SparseLemmaBM25(Retriever):
+    """BM25 over simplemma lemmas (as the registry's ``bm25-lemma``), as a scipy.sparse inverted index."""
+
+    name = SPARSE_RETRIEVER
+
+    def __init__(self, k1: float = 1.2, b: float = 0.75):
+        super().__init__()
+        self.k1 = k1
+        self.b = b
+        self._vocab: dict[str, int] = {}
+        self._weights: sp.csc_matrix | None = None
+
+    def _index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> None:
+        rows, cols = array("i"), array("i")
+        lengths = np.zeros(len(corpus), dtype=np.float32)
+        vocab = self._vocab
+        for i, d in enumerate(corpus):
+            terms = latin.lemmas(d.text)
+            lengths[i] = len(terms)
+            cols.extend(vocab.setdefault(t, len(vocab)) for t in terms)
+            rows.extend([i] * len(terms))
+            if progress and i % 5000 == 4999:
+                progress(5000)
+        if progress:
+            progress(len(corpus) % 5000)
+        n_docs = len(corpus)
+        data = np.ones(len(rows), dtype=np.float32)
+        tf = sp.csr_matrix((data, (np.frombuffer(rows, dtype=np.int32), np.frombuffer(cols, dtype=np.int32))), shape=(n_docs, max(len(vocab), 1)))
+        tf.sum_duplicates()
+        df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
+        idf = np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+        avgdl = float(lengths.mean()) if n_docs else 1.0
+        norm = self.k1 * (1.0 - self.b + self.b * lengths / max(avgdl, 1e-9))
+        row_of = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
+        tf.data = idf[tf.indices] * tf.data * (self.k1 + 1.0) / (tf.data + norm[row_of])
+        self._weights = tf.tocsc()
+
+    def index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> "SparseLemmaBM25":
+        self.corpus = corpus
+        self.doc_ids = [d.id for d in corpus]
+        self._index(corpus, progress)
+        return self
+
+    def score_all(self, text: str) -> np.ndarray:
+        w = self._weights
+        cols = sorted({self._vocab[t] for t in latin.lemmas(text) if t in self._vocab})
+        if not cols:
+            return np.zeros(w.shape[0], dtype=np.float32)
+        idx = np.concatenate([w.indices[w.indptr[c] : w.indptr[c + 1]] for c in cols])
+        val = np.concatenate([w.data[w.indptr[c] : w.indptr[c + 1]] for c in cols])
+        return np.bincount(idx, weights=val, minlength=w.shape[0])
+
+    # --- cache -----------------------------------------------------------------------------------------
+    def save(self, folder: Path) -> None:
+        sp.save_npz(folder / "weights.npz", self._weights, compressed=False)
+        (folder / "vocab.json").write_text(json.dumps(self._vocab, ensure_ascii=False), encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path, corpus: Corpus, k1: float, b: float) -> "SparseLemmaBM25":
+        self = cls(k1, b)
+        self._weights = sp.load_npz(folder / "weights.npz").tocsc()
+        self._vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+        self.corpus = corpus.lines
+        self.doc_ids = [d.id for d in corpus.lines]
+        return self
+
+
+def index_dir(name: str = TESSERAE_INDEX) -> Path:
+    return indexes_dir() / name
+
+
+def save_index(folder: Path, corpus: Corpus, retriever: SparseLemmaBM25, meta: dict) -> None:
+    """Write an index atomically: into a sibling folder, then renamed into place."""
+    tmp = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    retriever.save(tmp)
+    with open(tmp / "corpus.pickle", "wb") as fh:
+        pickle.dump(corpus, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    (tmp / "report.json").write_text(json.dumps(corpus.report.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
+    meta = {**meta, "version": INDEX_VERSION, "retriever": SPARSE_RETRIEVER, "k1": retriever.k1, "b": retriever.b, "lines": len(corpus), "counts": corpus.report.counts(), "built": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    shutil.rmtree(folder, ignore_errors=True)
+    tmp.rename(folder)
+
+
+def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, dict]:
+    meta_path = folder / "meta.json"
+    if not meta_path.is_file():
+        raise LatinIntertextError(f"No Tesserae-la index at {folder}. Build it once with `latin-intertext index-tesserae` (a few minutes), then search again.")
+    meta = json.loads(meta_path.read_text())
+    if meta.get("version") != INDEX_VERSION:
+        raise LatinIntertextError(f"The index at {folder} was built by another version (index format {meta.get('version')}, need {INDEX_VERSION}). Rebuild it with `latin-intertext index-tesserae`.")
+    with open(folder / "corpus.pickle", "rb") as fh:
+        corpus = pickle.load(fh)
+    return corpus, SparseLemmaBM25.load(folder, corpus, meta["k1"], meta["b"]), meta

@@ -1,0 +1,271 @@
+"""Search any Latin passage against a corpus and explain every hit: the Python API behind the CLI and the web app.
+
+>>> s = Searcher.from_tess(["lucretius.tess"])                      # doctest: +SKIP
+>>> s = Searcher.from_dataset("LatinEpicIntertextualityRetrieval")  # doctest: +SKIP
+>>> s = Searcher.from_tesserae_la()   # the cached index of `latin-intertext index-tesserae`  # doctest: +SKIP
+>>> for hit in s.search("arma virumque cano", k=5, authors=["vergil"]):  # doctest: +SKIP
+...     print(hit.citation, hit.score, [m.lemma for m in hit.matches])
+
+Retrievers come from the registry (``latin_intertext.retrieve``) and see the corpus and the
+query text only. The benchmark's qrels, when a Searcher holds a benchmark, serve the benchmark
+browser's display and metrics, never retrieval.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from latin_intertext import latin
+from latin_intertext.benchmark import Benchmark, load_benchmark
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.retrieve import make_retriever, resolve_name
+from latin_intertext.retrieve.base import Retriever, top_k
+from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus, tesserae_la_files
+from latin_intertext.serve.explain import MatchedWord, match_words
+from latin_intertext.serve.index import SPARSE_RETRIEVER, SparseLemmaBM25, index_dir, load_index, save_index
+
+# The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma until it exists.
+DEFAULT_RETRIEVER = "best"
+FALLBACK_RETRIEVER = "bm25-lemma"
+MAX_QUERY_CHARS = 5000
+MAX_K = 1000
+CONTEXT_LINES = 2
+
+
+class QueryError(LatinIntertextError):
+    """A search request that cannot be run as given; ``status_code`` is the HTTP status the app answers with."""
+
+    status_code = 400
+
+
+class QueryTooLong(QueryError):
+    status_code = 413
+
+
+def default_retriever() -> str:
+    """``best`` when the learned ranker is registered, else ``bm25-lemma``."""
+    try:
+        return resolve_name(DEFAULT_RETRIEVER)
+    except LatinIntertextError:
+        return resolve_name(FALLBACK_RETRIEVER)
+
+
+def validate_query(text: str, k: int = 10) -> list[latin.Token]:
+    """The query's tokens, or a :class:`QueryError` saying what is wrong with it."""
+    if text is None or not text.strip():
+        raise QueryError("The passage is empty: paste at least one Latin word.")
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryTooLong(f"The passage has {len(text):,} characters; the limit is {MAX_QUERY_CHARS:,} (about 60 verse lines). Search a shorter passage.")
+    if not 1 <= k <= MAX_K:
+        raise QueryError(f"k must be between 1 and {MAX_K}, not {k}.")
+    tokens = latin.tokenize(text)
+    if not tokens:
+        raise QueryError("The passage has no Latin words (only digits, punctuation or symbols). Paste Latin text.")
+    return tokens
+
+
+@dataclass(frozen=True)
+class Citation:
+    id: str
+    author: str
+    author_key: str
+    work: str
+    locus: str  # as cited in the source, e.g. "1.1", "pr.1", "9"
+    book: int
+    line: int
+    tess_index: str
+
+    def __str__(self) -> str:
+        return f"{self.author}, {self.work} {self.locus}"
+
+
+@dataclass(frozen=True)
+class ContextLine:
+    citation: Citation
+    text: str
+    is_hit: bool = False
+
+
+@dataclass(frozen=True)
+class Hit:
+    rank: int
+    citation: Citation
+    text: str
+    score: float
+    matches: list[MatchedWord]
+    context: list[ContextLine] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.citation.id
+
+    @property
+    def matched_lemmas(self) -> list[str]:
+        return [m.lemma for m in self.matches]
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["citation"]["label"] = str(self.citation)
+        for c, line in zip(d["context"], self.context):
+            c["citation"]["label"] = str(line.citation)
+        return d
+
+
+class Searcher:
+    """A corpus, indexed by one retriever, searched passage by passage."""
+
+    def __init__(self, corpus: Corpus, retriever: Retriever, retriever_name: str, benchmark: Benchmark | None = None, info: dict | None = None):
+        self.corpus = corpus
+        self.retriever = retriever
+        self.retriever_name = retriever_name
+        self.benchmark = benchmark  # for the benchmark browser only; the retriever never sees its qrels
+        self.info = info or {}
+
+    # --- constructors ------------------------------------------------------------------------------------
+    @classmethod
+    def from_corpus(cls, corpus: Corpus, retriever: str | None = None, benchmark: Benchmark | None = None, **info) -> "Searcher":
+        """Index ``corpus`` with ``retriever`` (default: :func:`default_retriever`).
+
+        When the default is the learned ranker but it cannot search yet (no trained model), the
+        searcher falls back to ``bm25-lemma`` and says why in ``info["fallback"]``.
+        """
+        name = resolve_name(retriever) if retriever and retriever != SPARSE_RETRIEVER else (retriever or default_retriever())
+        if retriever is None and name != FALLBACK_RETRIEVER:
+            problem = _cannot_search(name, corpus)
+            if problem:
+                fallback = cls.from_corpus(corpus, FALLBACK_RETRIEVER, benchmark, **info)
+                fallback.info["fallback"] = f"{name} cannot search ({problem}); using {FALLBACK_RETRIEVER}"
+                return fallback
+        started = time.perf_counter()
+        engine = SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)
+        engine.index(corpus.lines)
+        return cls(corpus, engine, name, benchmark, {"index_seconds": round(time.perf_counter() - started, 2), **info})
+
+    @classmethod
+    def from_benchmark(cls, bench: Benchmark, retriever: str | None = None) -> "Searcher":
+        return cls.from_corpus(benchmark_corpus(bench), retriever, bench)
+
+    @classmethod
+    def from_dataset(cls, directory: Path | str, retriever: str | None = None) -> "Searcher":
+        """The benchmark's corpus from a published folder (``latin-intertext build``)."""
+        return cls.from_benchmark(load_benchmark(directory), retriever)
+
+    @classmethod
+    def from_sources(cls, sources: Path | str | None = None, retriever: str | None = None) -> "Searcher":
+        """The benchmark's corpus built in memory from verified sources (``--sources`` or the download cache)."""
+        return cls.from_benchmark(benchmark_from_sources(sources), retriever)
+
+    @classmethod
+    def from_tess(cls, paths: Sequence[Path | str], with_benchmark: Benchmark | None = None, retriever: str | None = None, displays: Sequence[str] | None = None) -> "Searcher":
+        """Users' own ``.tess`` files (malformed lines raise :class:`InputError` naming file:line), optionally beside the benchmark's corpus."""
+        corpus = tess_corpus(paths, bench=with_benchmark, name="tess+benchmark" if with_benchmark else "tess", displays=displays)
+        return cls.from_corpus(corpus, retriever, with_benchmark)
+
+    @classmethod
+    def from_tesserae_la(cls, folder: Path | None = None, *, sources: Path | str | None = None, build: bool = False, files: Sequence[Path] | None = None, progress=None) -> "Searcher":
+        """All of Tesserae-la from the cached index (``latin-intertext index-tesserae``); ``build=True`` (re)builds it first."""
+        folder = Path(folder) if folder else index_dir()
+        if build:
+            build_tesserae_index(folder, sources=sources, files=files, progress=progress)
+        corpus, engine, meta = load_index(folder)
+        return cls(corpus, engine, SPARSE_RETRIEVER, None, meta)
+
+    # --- searching ---------------------------------------------------------------------------------------
+    def scores(self, text: str, k: int, mask: np.ndarray | None) -> dict[str, float]:
+        if hasattr(self.retriever, "score_candidates"):  # the learned ranker scores its candidates only
+            cand, cand_scores = self.retriever.score_candidates(text)
+            scores = np.full(len(self.corpus), -np.inf)
+            scores[np.asarray(cand, dtype=np.int64)] = cand_scores
+        else:
+            try:
+                scores = np.asarray(self.retriever.score_all(text), dtype=np.float64)
+            except NotImplementedError:
+                scores = None
+        if scores is None:
+            depth = len(self.corpus) if mask is not None else k
+            run = self.retriever.search({"q": text}, k=depth).get("q", {})
+            scores = np.full(len(self.corpus), -np.inf)
+            for doc_id, s in run.items():
+                scores[self.corpus.index_of(doc_id)] = s
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        return top_k(self.retriever.doc_ids, scores, k)
+
+    def search(self, text: str, k: int = 10, authors: Sequence[str] | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
+        """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours."""
+        tokens = validate_query(text, k)
+        mask = self.corpus.author_mask(authors)
+        hits = []
+        for doc_id, score in self.scores(text, k, mask).items():
+            i = self.corpus.index_of(doc_id)
+            line = self.corpus.lines[i]
+            matches = match_words(tokens, latin.tokenize(line.text))
+            if score <= 0 and not matches:
+                continue  # nothing shared and no positive evidence: not a hit
+            ctx = self.context_lines(i, context, context) if context else []
+            hits.append(Hit(len(hits) + 1, self.citation(i), line.text, float(score), matches, ctx))
+        return hits
+
+    def citation(self, i: int) -> Citation:
+        d = self.corpus.lines[i]
+        return Citation(d.id, d.author, self.corpus.author_key_of(i), d.work, self.corpus.loci[i], d.book, d.line, d.tess_index)
+
+    def context_lines(self, i: int, before: int = 5, after: int = 5) -> list[ContextLine]:
+        return [ContextLine(self.citation(j), self.corpus.lines[j].text, j == i) for j in self.corpus.neighbours(i, before, after)]
+
+    def context(self, doc_id: str, before: int = 5, after: int = 5) -> list[ContextLine]:
+        try:
+            i = self.corpus.index_of(doc_id)
+        except KeyError:
+            raise QueryError(f"No line {doc_id!r} in corpus {self.corpus.name!r}.") from None
+        return self.context_lines(i, before, after)
+
+    def authors(self) -> list[tuple[str, str]]:
+        """(key, display name) of every author in the corpus."""
+        return [(k, self.corpus.author_names.get(k, k)) for k in self.corpus.author_keys]
+
+
+def _cannot_search(name: str, corpus: Corpus) -> str:
+    """Why retriever ``name`` cannot search (e.g. an untrained ranker), tried on a few lines; "" if it can."""
+    probe = Searcher(corpus, make_retriever(name).index(corpus.lines[:50]), name)
+    probe.corpus = Corpus(corpus.name, corpus.lines[:50], corpus.loci[:50], corpus.author_keys, corpus.author_of[:50], corpus.group_of[:50])
+    try:
+        probe.scores("arma uirumque cano", 1, None)
+    except LatinIntertextError as exc:
+        return str(exc)
+    return ""
+
+
+def benchmark_from_sources(sources: Path | str | None) -> Benchmark:
+    from latin_intertext.build.dataset import build_benchmark
+    from latin_intertext.sources.manifest import resolve_sources
+
+    bench, _ = build_benchmark(resolve_sources(sources))
+    return bench
+
+
+def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | None = None, files: Sequence[Path] | None = None, progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Read every Tesserae-la text leniently, index it and cache it under ``folder`` (default: paths.indexes_dir()).
+
+    ``progress(stage, advance, total)`` is told about files read and lines indexed. Returns the index's meta.
+    """
+    folder = Path(folder) if folder else index_dir()
+    started = time.perf_counter()
+    if files is None:
+        from latin_intertext.sources.manifest import resolve_sources
+
+        files = tesserae_la_files(resolve_sources(sources, "tesserae-la"))
+    files = list(files)
+    tick = (lambda stage, total: (lambda n: progress(stage, n, total))) if progress else (lambda stage, total: None)
+    corpus = tess_corpus(files, lenient=True, name="tesserae-la", displays=[f"tesserae-la/{p.name}" for p in files], progress=tick("read", len(files)))
+    engine = SparseLemmaBM25().index(corpus.lines, progress=tick("index", len(corpus)))
+    digest = hashlib.sha256("\n".join(f"{p.name}:{p.stat().st_size}" for p in files).encode()).hexdigest()
+    meta = {"files": len(files), "fingerprint": digest, "build_seconds": round(time.perf_counter() - started, 1)}
+    save_index(folder, corpus, engine, meta)
+    return {**meta, "counts": corpus.report.counts(), "folder": str(folder)}

@@ -1,0 +1,96 @@
+"""End to end in headless Chromium: a real uvicorn server, a typed query, highlighted results, a benchmark page."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url(benchmark):
+    import uvicorn
+
+    from latin_intertext.serve.app import create_app
+    from latin_intertext.serve.searcher import FALLBACK_RETRIEVER, Searcher
+
+    app = create_app(Searcher.from_benchmark(benchmark, FALLBACK_RETRIEVER))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not server.started:
+        if time.time() > deadline or not thread.is_alive():
+            pytest.fail("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def page():
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        yield page
+        browser.close()
+
+
+def test_search_shows_highlighted_parallels(server_url, page):
+    page.goto(server_url + "/")
+    page.fill("#q", "Ordior arma, quibus caelo se gloria tollit Aeneadum")
+    page.click("button[type=submit] >> text=Find parallels")
+    page.wait_for_selector("#results-title")
+    hits = page.locator("li.hit")
+    assert hits.count() == 10
+    first = hits.first
+    assert first.locator(".line mark").count() >= 1  # matched words highlighted in the line
+    assert first.locator(".qline mark").count() >= 1  # and in the query
+    assert "Vergil" in page.inner_text("ol.hits") or "Statius" in page.inner_text("ol.hits")
+    first.locator(".cite a").click()
+    page.wait_for_selector("tr.here")
+    assert page.locator("table.context tr").count() > 5
+
+
+def test_long_paste_is_refused_with_a_message(server_url, page):
+    page.goto(server_url + "/")
+    page.fill("#q", "arma virumque cano " * 5000)  # ~100 kB
+    page.click("button[type=submit] >> text=Find parallels")
+    assert "too long" in page.inner_text("#count")
+    assert page.locator("li.hit").count() == 0
+    page.goto(server_url + "/?q=12345")
+    assert "no Latin words" in page.inner_text(".error")
+
+
+def test_benchmark_query_page_shows_gold_and_hits(server_url, page):
+    page.goto(server_url + "/benchmark")
+    assert page.locator("table.queries tbody tr").count() == 482
+    page.fill("#filter", "vf-1-1-")
+    page.locator("table.queries a", has_text="vf-1-1-").first.click()
+    page.wait_for_selector("#gold")
+    assert page.locator("#gold li").count() >= 1
+    assert page.locator("#system li.hit").count() == 10
+    assert "nDCG@10" in page.inner_text("#metrics")
+    assert page.locator("#system .badge").count() == 10

@@ -1,0 +1,192 @@
+"""``evaluate``, ``compare`` and ``leaderboard`` through ``latin_intertext.cli.main`` on the real built dataset."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+import pytrec_eval
+
+from latin_intertext.cli import main
+from latin_intertext.retrieve.base import REGISTRY, LearnedRetriever, RetrieverSpec
+
+from conftest import FIXTURES
+
+RUNS = FIXTURES / "runs"
+
+
+def squash(text: str) -> str:
+    """Rich wraps long lines on a non-terminal; compare text with whitespace removed."""
+    return re.sub(r"\s+", "", text)
+
+
+def beir_qrels(dataset_dir) -> dict[str, dict[str, int]]:
+    """The qrels read straight from the BEIR TSV, independently of our loader."""
+    qrels: dict[str, dict[str, int]] = {}
+    for line in (dataset_dir / "beir" / "qrels" / "test.tsv").read_text().splitlines()[1:]:
+        q, d, r = line.split("\t")
+        qrels.setdefault(q, {})[d] = int(float(r))
+    return qrels
+
+
+@pytest.fixture(scope="module")
+def external_run(dataset_dir, tmp_path_factory):
+    """A run made outside the project: each query's relevant lines hidden among random lines, random scores."""
+    rng = np.random.default_rng(7)
+    qrels = beir_qrels(dataset_dir)
+    doc_ids = [json.loads(line)["_id"] for line in (dataset_dir / "beir" / "corpus.jsonl").read_text().splitlines()]
+    path = tmp_path_factory.mktemp("runs") / "external.run"
+    lines = []
+    for i, (q, rel) in enumerate(sorted(qrels.items())):
+        if i % 10 == 0:
+            continue  # some queries unanswered: they must score 0, not vanish
+        docs = list(dict.fromkeys([*list(rel)[: 1 + i % 2], *rng.choice(doc_ids, 150, replace=False)]))
+        scores = rng.random(len(docs)).round(3)  # rounding makes ties, which trec_eval breaks by doc id
+        lines += [f"{q} Q0 {d} {r} {s} ext" for r, (d, s) in enumerate(zip(docs, scores), 1)]
+    path.write_text("\n".join(lines) + "\n")
+    run: dict[str, dict[str, float]] = {}
+    for line in lines:
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {})[d] = float(s)
+    return path, run, qrels
+
+
+def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_path, capsys):
+    path, run, qrels = external_run
+    out = tmp_path / "ext.json"
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(path), "--json", str(out), "--resamples", "1000"]) == 0
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map", "recall.100"}).evaluate(run)
+    expected = {key: sum(per_query.get(q, {}).get(key, 0.0) for q in qrels) / len(qrels) for key in ("ndcg_cut_10", "map", "recall_100")}
+    report = json.loads(out.read_text())
+    assert report["metrics"]["ndcg_at_10"] == pytest.approx(expected["ndcg_cut_10"], abs=1e-12)
+    assert report["metrics"]["map"] == pytest.approx(expected["map"], abs=1e-12)
+    assert report["metrics"]["recall_at_100"] == pytest.approx(expected["recall_100"], abs=1e-12)
+    assert report["n_queries"] == 482 and report["n_queries_missing_from_run"] == 49
+    assert set(report["per_author"]) == {"lucan", "ovid", "statius", "vergil"}
+    assert sum(g["n_queries"] for g in report["per_span_length"].values()) == 482
+    low, high = report["ci95"]["ndcg_at_10"]
+    assert low < report["metrics"]["ndcg_at_10"] < high
+    assert report["retriever"] == "external.run" and report["config"]["run_file"] == str(path)
+    captured = capsys.readouterr()
+    assert "nDCG@10" in captured.out and "by target author" in captured.out
+    assert "no results for 49 queries" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("fixture", "messages"),
+    [
+        ("malformed.run", ["malformed.run:2:expected6fields", "malformed.run:3:rank'x'isnotaninteger", "qidQ0docidrankscoretag"]),
+        ("unknown-query.run", ["1unknownqueryid(s)", "unknown-query.run:2:unknownqueryid'vf-9-1-1'(2line(s))"]),
+        ("unknown-doc.run", ["1unknowndocid(s)", "unknown-doc.run:2:unknowndocid'homer-1-1'(1line(s))"]),
+    ],
+)
+def test_bad_run_files_fail_with_their_message(dataset_dir, capsys, fixture, messages):
+    for command in (["evaluate", "--run", str(RUNS / fixture)], ["compare", str(RUNS / fixture), str(RUNS / fixture)]):
+        assert main([*command, "--dataset", str(dataset_dir)]) == 1
+        err = squash(capsys.readouterr().err)
+        assert err.startswith("error:")
+        for message in messages:
+            assert message in err
+
+
+def test_evaluate_needs_exactly_one_source(dataset_dir, capsys):
+    assert main(["evaluate", "--dataset", str(dataset_dir)]) == 1
+    assert "Giveexactlyoneof--runFILEor--retrieverNAME" in squash(capsys.readouterr().err)
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "no-such-retriever"]) == 1
+    assert "Unknownretriever'no-such-retriever'" in squash(capsys.readouterr().err)
+
+
+def test_missing_dataset_folder_is_an_error(tmp_path, capsys):
+    assert main(["evaluate", "--dataset", str(tmp_path / "nowhere"), "--retriever", "bm25"]) == 1
+    assert "isnotabuiltdatasetfolder" in squash(capsys.readouterr().err)
+
+
+@pytest.fixture(scope="module")
+def bm25_outputs(dataset_dir, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bm25")
+    code = main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "bm25", "--save-run", str(folder / "bm25.run"), "--json", str(folder / "bm25.json"), "--resamples", "1000"])
+    return code, folder
+
+
+def test_evaluate_retriever_saves_a_run_that_scores_the_same(dataset_dir, bm25_outputs, tmp_path):
+    code, folder = bm25_outputs
+    assert code == 0
+    report = json.loads((folder / "bm25.json").read_text())
+    assert report["retriever"] == "bm25" and report["config"]["k"] == 1000
+    assert 0.15 < report["metrics"]["ndcg_at_10"] < 0.5
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(folder / "bm25.run"), "--json", str(tmp_path / "again.json"), "--resamples", "1000"]) == 0
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert again["metrics"] == pytest.approx(report["metrics"], abs=1e-9)
+    assert again["ci95"] == report["ci95"]
+
+
+def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external_run, tmp_path, capsys):
+    _, folder = bm25_outputs
+    same = tmp_path / "same.json"
+    assert main(["compare", str(folder / "bm25.run"), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(same), "--resamples", "1000"]) == 0
+    tests = json.loads(same.read_text())["tests"]
+    assert all(t["diff"] == 0 and t["p_randomization"] == 1.0 for t in tests.values())
+    diff = tmp_path / "diff.json"
+    assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--json", str(diff), "--resamples", "1000"]) == 0
+    tests = json.loads(diff.read_text())["tests"]
+    assert tests["ndcg_at_10"]["diff"] != 0 and 0 < tests["ndcg_at_10"]["p_randomization"] <= 1
+    printed = capsys.readouterr().out
+    assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
+
+
+class _FakeLearned(LearnedRetriever):
+    """Scores lines by corpus position; records what each fit saw so leakage would show."""
+
+    fitted: list[set[str]] = []
+
+    def _index(self, corpus):
+        self._scores = np.arange(len(corpus), 0, -1, dtype=float)
+
+    def fit(self, train):
+        _FakeLearned.fitted.append({q.id for q in train.queries})
+        return self
+
+    def score_all(self, text):
+        return self._scores
+
+
+def _broken():
+    raise ImportError("No module named 'imaginary_extra'")
+
+
+@pytest.fixture
+def fake_retrievers(monkeypatch):
+    _FakeLearned.fitted = []
+    monkeypatch.setitem(REGISTRY, "fake-learned", RetrieverSpec("fake-learned", _FakeLearned, "test double", learned=True))
+    monkeypatch.setitem(REGISTRY, "fake-broken", RetrieverSpec("fake-broken", _broken, "needs an extra", needs=("imaginary extra",)))
+
+
+def test_learned_retriever_requires_cv_and_never_fits_on_test_queries(dataset_dir, fake_retrievers, tmp_path, capsys):
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-learned"]) == 1
+    assert "--cvN" in squash(capsys.readouterr().err)
+    out = tmp_path / "cv.json"
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-learned", "--cv", "3", "--k", "10", "--json", str(out), "--resamples", "200"]) == 0
+    report = json.loads(out.read_text())
+    assert report["config"]["cv_folds"] == 3 and len(report["config"]["folds"]) == 3
+    assert "fold 0: VF 1." in capsys.readouterr().err
+    assert len(_FakeLearned.fitted) == 3
+    all_ids = set().union(*_FakeLearned.fitted)
+    assert len(all_ids) == 482 and all(len(seen) < 482 for seen in _FakeLearned.fitted)
+
+
+def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm25_outputs, fake_retrievers, tmp_path, capsys):
+    _, folder = bm25_outputs
+    md = tmp_path / "board" / "leaderboard.md"
+    args = ["leaderboard", "--dataset", str(dataset_dir), "--retriever", "bm25", "--retriever", "fake-broken", "--retriever", "fake-learned", "--cv", "3", "--k", "100"]
+    assert main([*args, "--run", str(folder / "bm25.run"), "--out", str(md), "--resamples", "500"]) == 0
+    text = md.read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [r.split("|")[1].strip() for r in rows][:2] == ["`bm25.run`", "`bm25`"] or [r.split("|")[1].strip() for r in rows][:2] == ["`bm25`", "`bm25.run`"]
+    assert any("`fake-learned`" in r and "3-fold CV" in r for r in rows)
+    assert "- `fake-broken`: No module named 'imaginary_extra' (needs imaginary extra)" in text
+    assert re.search(r"\| `bm25` \| 0\.\d{4} \[0\.\d{4}, 0\.\d{4}\] \|", text)
+    png = md.with_suffix(".png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "skipped" in capsys.readouterr().err

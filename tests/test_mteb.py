@@ -1,0 +1,52 @@
+"""MTEB parity: mteb.evaluate on our task gives the same numbers as our own evaluation."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("mteb")
+pytestmark = pytest.mark.mteb
+
+import mteb  # noqa: E402
+
+from latin_intertext.benchmark import load_benchmark  # noqa: E402
+from latin_intertext.evaluate.execute import run_retriever  # noqa: E402
+from latin_intertext.evaluate.metrics import evaluate_run  # noqa: E402
+from latin_intertext.evaluate.mteb_task import LatinEpicIntertextualityRetrieval, model_meta, search_model  # noqa: E402
+
+PARITY = ("ndcg_at_10", "map_at_10", "recall_at_100", "ndcg_at_1", "map_at_100", "recall_at_1000", "precision_at_10", "mrr_at_10")
+
+
+@pytest.fixture(scope="module")
+def task(dataset_dir):
+    return LatinEpicIntertextualityRetrieval(dataset_dir)
+
+
+def test_task_loads_the_built_folder_offline(task):
+    task.load_data()
+    split = task.dataset["default"]["test"]
+    assert len(split["corpus"]) == 39675 and len(split["queries"]) == 482
+    assert sum(len(docs) for docs in split["relevant_docs"].values()) == 978
+    assert task.metadata.main_score == "ndcg_at_10" and task.metadata.eval_langs == ["lat-Latn"]
+
+
+@pytest.mark.parametrize("name", ["bm25", "bm25-lemma"])
+def test_mteb_scores_equal_ours(task, dataset_dir, name):
+    result = mteb.evaluate(search_model(name), task, cache=None, show_progress_bar=False)
+    scores = result.task_results[0].scores["test"][0]
+    bench = load_benchmark(dataset_dir)
+    ours = evaluate_run(run_retriever(name, bench, k=1000).run, bench.qrels).means
+    for key in PARITY:
+        assert scores[key] == pytest.approx(ours[key], abs=1e-5), key
+    assert scores["main_score"] == pytest.approx(ours["ndcg_at_10"], abs=1e-5)
+    assert result.task_results[0].task_name == "LatinEpicIntertextualityRetrieval"
+    assert result.model_name == f"latin-intertext/{name}"
+
+
+def test_model_meta_for_every_registered_retriever():
+    from latin_intertext.retrieve import load_all
+
+    for name, spec in load_all().items():
+        meta = model_meta(name)
+        assert meta.name == f"latin-intertext/{name}" and meta.languages == ["lat-Latn"]
+        assert bool(meta.training_datasets) == spec.learned

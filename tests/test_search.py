@@ -1,0 +1,222 @@
+"""The search API and CLI on passages that are not in the benchmark, with every match explained."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from latin_intertext import latin
+from latin_intertext.cli import main
+from latin_intertext.errors import InputError, LatinIntertextError
+from latin_intertext.serve.corpora import UnknownAuthorError, locus_key, tess_corpus, tesserae_la_files
+from latin_intertext.serve.explain import match_words
+from latin_intertext.serve.searcher import (
+    DEFAULT_RETRIEVER,
+    FALLBACK_RETRIEVER,
+    MAX_QUERY_CHARS,
+    QueryError,
+    QueryTooLong,
+    Searcher,
+    build_tesserae_index,
+    default_retriever,
+)
+
+USER_TEXTS = Path(__file__).parent / "fixtures" / "user_texts"
+LUCRETIUS = USER_TEXTS / "lucretius.sample.tess"
+SILIUS = USER_TEXTS / "silius.sample.tess"
+MALFORMED = USER_TEXTS / "malformed.tess"
+# Silius Italicus, Punica 1.1-3: not a benchmark query, not in the benchmark's corpus.
+SILIUS_OPENING = "Ordior arma, quibus caelo se gloria tollit Aeneadum, patiturque ferox Oenotria iura Carthago."
+
+
+@pytest.fixture(scope="module")
+def searcher(benchmark) -> Searcher:
+    return Searcher.from_benchmark(benchmark, FALLBACK_RETRIEVER)
+
+
+def test_search_explains_matches_on_both_sides(searcher):
+    hits = searcher.search(SILIUS_OPENING, k=10)
+    assert len(hits) == 10
+    assert [h.rank for h in hits] == list(range(1, 11))
+    assert all(h.score > 0 for h in hits) and hits == sorted(hits, key=lambda h: -h.score)
+    for hit in hits:
+        assert hit.citation.author in {"Vergil", "Lucan", "Ovid", "Statius"}
+        assert hit.id == hit.citation.id == f"{hit.citation.author_key}-{hit.citation.book}-{hit.citation.line}"
+        assert hit.matches, f"{hit.id} has no explained match"
+        for m in hit.matches:
+            for w in m.query:
+                assert SILIUS_OPENING[w.start : w.end] == w.form
+                assert latin.tokenize(SILIUS_OPENING)[w.position].form == w.form
+            for w in m.line:
+                assert hit.text[w.start : w.end] == w.form
+            if m.kind in ("form", "lemma"):
+                assert {w.lemma for w in m.query} == {w.lemma for w in m.line} == {m.lemma}
+        assert any(c.is_hit and c.text == hit.text for c in hit.context)
+        assert 2 <= len(hit.context) <= 5
+    as_json = json.loads(json.dumps(hits[0].to_dict()))
+    assert {"rank", "citation", "text", "score", "matches", "context"} <= set(as_json)
+    assert as_json["matches"][0]["query"][0]["position"] >= 0
+
+
+def test_match_kinds():
+    query = latin.tokenize("arma virumque cano")
+    line = latin.tokenize("armis viros canebat et arma")
+    matches = {m.lemma: m for m in match_words(query, line)}
+    assert matches["arma"].kind == "lemma"  # arma / armis, arma
+    assert [w.form for w in matches["arma"].line] == ["armis", "arma"]
+    assert matches["uir"].query[0].form == "virumque" and matches["uir"].query[0].position == 1
+    assert all(not m.weak for m in matches.values())
+    same = match_words(latin.tokenize("alma Venus"), latin.tokenize("alma Venus"))
+    assert {m.kind for m in same} == {"form"}
+    assert match_words(latin.tokenize("et"), latin.tokenize("et"))[0].weak
+
+
+def test_author_filter(searcher):
+    hits = searcher.search(SILIUS_OPENING, k=5, authors=["Lucan", "statius"])
+    assert hits and {h.citation.author_key for h in hits} <= {"lucan", "statius"}
+    with pytest.raises(UnknownAuthorError, match="homer"):
+        searcher.search(SILIUS_OPENING, authors=["homer"])
+
+
+@pytest.mark.parametrize(
+    "text, error, message",
+    [
+        ("", QueryError, "empty"),
+        ("   \n\t", QueryError, "empty"),
+        ("1234 -- !!! 56", QueryError, "no Latin words"),
+        ("arma " * 2000, QueryTooLong, f"{MAX_QUERY_CHARS:,}"),
+    ],
+)
+def test_bad_queries(searcher, text, error, message):
+    with pytest.raises(error, match=message):
+        searcher.search(text)
+
+
+def test_own_tess_files_with_loci_duplicates_and_bom():
+    s = Searcher.from_tess([LUCRETIUS, SILIUS], retriever="bm25")
+    ids = [d.id for d in s.corpus.lines]
+    assert len(ids) == len(set(ids)) == 10
+    assert ids[:2] == ["lucretius.sample-1-1", "lucretius.sample-1-2"]
+    assert "lucretius.sample-pr-1" in ids and "lucretius.sample-1-5~2" in ids  # duplicate kept, renamed, reported
+    assert s.corpus.report.duplicates and "lucretius.sample-1-5~2" in s.corpus.report.duplicates[0]
+    assert s.corpus.report.blank == 1
+    hits = s.search("Aeneadum genetrix alma Venus", k=3)
+    assert hits[0].id == "lucretius.sample-1-1" or hits[0].id == "lucretius.sample-1-2"
+    assert hits[0].citation.locus in ("1.1", "1.2") and hits[0].citation.author == "Lucretius"
+    silius = s.search(SILIUS_OPENING, k=1, authors=["silius"])
+    assert silius[0].citation.work == "Sample" and {"arma", "gloria"} <= set(silius[0].matched_lemmas)
+
+
+def test_own_tess_with_benchmark(benchmark):
+    s = Searcher.from_tess([LUCRETIUS], with_benchmark=benchmark, retriever=FALLBACK_RETRIEVER)
+    assert len(s.corpus) == len(benchmark.corpus) + 7
+    assert s.benchmark is benchmark and s.retriever.doc_ids[0] == benchmark.corpus[0].id
+    authors = {h.citation.author_key for h in s.search("Aeneadum genetrix hominum divomque voluptas alma Venus", k=10)}
+    assert "lucretius" in authors and authors & {"vergil", "ovid", "lucan", "statius"}
+
+
+def test_malformed_tess_names_file_and_line():
+    with pytest.raises(InputError) as info:
+        Searcher.from_tess([MALFORMED])
+    problems = "\n".join(info.value.problems)
+    assert f"{MALFORMED}:2:" in problems and f"{MALFORMED}:4:" in problems
+
+
+def test_default_retriever_is_one_constant():
+    assert DEFAULT_RETRIEVER == "best"
+    assert default_retriever() in ("evidence-ranker", FALLBACK_RETRIEVER)
+
+
+def test_every_registered_retriever_searches():
+    from latin_intertext.retrieve import load_all
+
+    tried = []
+    for name in sorted(load_all()):
+        try:
+            s = Searcher.from_tess([LUCRETIUS, SILIUS], retriever=name)
+            hits = s.search("Aeneadum genetrix alma Venus", k=3)
+        except (LatinIntertextError, ImportError, OSError) as exc:  # needs a model, vectors or an extra
+            tried.append((name, f"unavailable: {str(exc)[:60]}"))
+            continue
+        assert all(h.citation.id in s.retriever.doc_ids and h.matches for h in hits), name
+        tried.append((name, hits[0].id if hits else "no hit"))  # tesserae wants two rare shared lemmas: none in 10 lines
+    results = dict(tried)
+    assert results["bm25"].startswith("lucretius") and results["bm25-lemma"].startswith("lucretius"), results
+
+
+def test_ids_unique_over_all_tesserae_la(sources_dir):
+    files = tesserae_la_files(sources_dir)
+    assert len(files) == 614
+    corpus = tess_corpus(files, lenient=True, name="tesserae-la")
+    ids = [d.id for d in corpus.lines]
+    assert len(ids) == len(set(ids)) == len(corpus) > 480_000
+    assert {"vergil-1-1", "lucan-7-865", "lucretius.de_rerum_natura-1-1", "suetonius.de_vita_caesarum-vit_jul-1-1"} <= set(ids)
+    assert all("~" not in i.split("~")[0] and i.count("~") <= 1 for i in ids)
+    report = corpus.report
+    raw = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in files)
+    assert report.lines + report.blank + len(report.without_text) + len(report.malformed) == raw  # nothing silently dropped
+    assert report.malformed and all(":" in m for m in report.malformed)
+    assert len(report.duplicates) > 1000 and "kept as" in report.duplicates[0]
+    assert locus_key("pr.1") == "pr-1" and locus_key("1.1.1") == "1-1-1"
+
+
+@pytest.fixture(scope="module")
+def small_index(sources_dir, tmp_path_factory) -> Path:
+    names = ["lucretius.de_rerum_natura.tess", "cicero.brutus.tess", "silius_italicus.punica.tess", "catullus.carmina.tess"]
+    files = [sources_dir / "tesserae-la" / n for n in names]
+    folder = tmp_path_factory.mktemp("indexes") / "tesserae-la"
+    build_tesserae_index(folder, files=files)
+    return folder
+
+
+def test_tesserae_la_index_on_a_subset(small_index):
+    s = Searcher.from_tesserae_la(small_index)
+    assert s.retriever_name == "bm25-lemma-sparse" and s.info["files"] == 4
+    hits = s.search("Aeneadum genetrix, hominum divomque voluptas, alma Venus", k=5)
+    assert hits[0].id in ("lucretius.de_rerum_natura-1-1", "lucretius.de_rerum_natura-1-2")
+    assert hits[0].matches and hits[0].context
+    report = json.loads((small_index / "report.json").read_text())
+    assert report["counts"]["malformed"] == 1 and "cicero.brutus.tess:91" in report["malformed"][0]
+    assert {h.citation.author_key for h in s.search("arma uirumque", k=20, authors=["catullus"])} == {"catullus"}
+
+
+def test_sparse_index_ranks_like_bm25_lemma(searcher):
+    sparse = Searcher.from_corpus(searcher.corpus, "bm25-lemma-sparse")
+    a = [h.id for h in searcher.search(SILIUS_OPENING, k=10)]
+    b = [h.id for h in sparse.search(SILIUS_OPENING, k=10)]
+    assert len(set(a) & set(b)) >= 7
+
+
+# --- CLI -------------------------------------------------------------------------------------------------
+def test_cli_search_json_on_own_file(capsys):
+    code = main(["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "2", "--json", "--retriever", "bm25-lemma"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["retriever"] == "bm25-lemma" and len(out["hits"]) == 2
+    assert out["hits"][0]["citation"]["label"].startswith("Lucretius, Sample 1.")
+    assert out["hits"][0]["matches"][0]["line"][0]["form"]
+
+
+def test_cli_search_terminal_output(capsys):
+    code = main(["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "1", "--retriever", "bm25"])
+    out = capsys.readouterr().out
+    assert code == 0 and "Lucretius, Sample 1." in out and "query:" in out and "(form" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["search", "", "--tess", str(LUCRETIUS)], "empty"),
+        (["search", "12 34", "--tess", str(LUCRETIUS)], "no Latin words"),
+        (["search", "x" * (MAX_QUERY_CHARS + 1), "--tess", str(LUCRETIUS)], "limit"),
+        (["search", "arma", "--tess", str(MALFORMED)], "malformed.tess:2"),
+        (["search", "arma", "--tess", "no/such/file.tess"], "No such file"),
+        (["search", "arma", "--tess", str(LUCRETIUS), "--author", "homer", "--retriever", "bm25"], "Unknown author"),
+        (["search", "arma", "--tesserae-la"], "index-tesserae"),
+        (["search", "arma", "--tess", str(LUCRETIUS), "--retriever", "nope"], "Unknown retriever"),
+    ],
+)
+def test_cli_errors_exit_1_with_message(capsys, args, message):
+    assert main(args) == 1
+    assert message in capsys.readouterr().err.replace("\n", "")
