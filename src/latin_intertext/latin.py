@@ -53,9 +53,14 @@ def fold(text: str) -> str:
     return strip_diacritics(text).lower().replace("v", "u").replace("j", "i")
 
 
+# UTF-8 punctuation decoded as Latin-1 (e.g. an em dash read as "â\x80\x94"), as found in some sources.
+_MOJIBAKE = re.compile(r"[âÃÂ][\x80-\xbf]+")
+
+
 def words(text: str) -> list[tuple[str, int, int]]:
-    """The alphabetic words of ``text`` with their character offsets."""
-    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    """The alphabetic words of ``text`` with their character offsets; mis-decoded punctuation is not a word."""
+    cleaned = _MOJIBAKE.sub(lambda m: " " * len(m.group()), text)
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(cleaned)]
 
 
 def _consonantal_u_positions(form: str) -> list[int]:
@@ -75,19 +80,23 @@ def spellings(form: str) -> list[str]:
     """Candidate dictionary spellings of a lower-case form, most likely first."""
     folded = fold(form)
     out = [form] if form != folded else []
-    spots = _consonantal_u_positions(folded)
-    variants = []
-    for mask in itertools.product((True, False), repeat=len(spots)):
-        chars = list(folded)
-        for spot, restore in zip(spots, mask):
-            if restore:
-                chars[spot] = "v"
-        variants.append("".join(chars))
-    for v in variants:
+    for v in respellings(folded, _consonantal_u_positions(folded), "v"):
         if v not in out:
             out.append(v)
-    if folded not in out:
-        out.append(folded)
+    return out
+
+
+def respellings(form: str, spots: list[int], letter: str) -> list[str]:
+    """``form`` with every subset of ``spots`` rewritten as ``letter``: all of them first, ``form`` itself last."""
+    out: list[str] = []
+    for mask in itertools.product((True, False), repeat=len(spots)):
+        chars = list(form)
+        for spot, rewrite in zip(spots, mask):
+            if rewrite:
+                chars[spot] = letter
+        variant = "".join(chars)
+        if variant not in out:
+            out.append(variant)
     return out
 
 

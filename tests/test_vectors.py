@@ -1,0 +1,101 @@
+"""The tesserae-la reader, lemma frequencies, word-vector training, the word2vec retriever and its CLI."""
+
+from __future__ import annotations
+
+import pytest
+
+from latin_intertext.benchmark import CorpusLine
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.retrieve import make_retriever
+from latin_intertext.sources.tesserae_la import CorpusReport, lemma_frequencies, lemmatised_corpus, read_lines
+
+from conftest import FIXTURES
+from test_retrievers import load_mini
+
+MINI = FIXTURES / "mini"
+SMALL = dict(limit_files=60, dim=50, epochs=3)
+
+
+@pytest.fixture(scope="session")
+def small_vectors(sources_dir, tmp_path_factory):
+    """A small model trained on the first 60 texts, in the tests' isolated home."""
+    from latin_intertext.vectors import train_vectors
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LATIN_INTERTEXT_HOME", str(tmp_path_factory.getbasetemp() / "home"))
+        out = tmp_path_factory.mktemp("vectors") / "small.kv"
+        return train_vectors(sources_dir, out=out, **SMALL)
+
+
+def test_lenient_reader_lists_malformed_lines_and_keeps_the_rest():
+    report = CorpusReport()
+    lines = read_lines(MINI / "messy.tess", report, "messy.tess")
+    assert [l.text for l in lines] == ["fortis nauta ratem ducit", "non est citatio", "mater flet natum"]
+    assert report.malformed == ["messy.tess:3: no <citation> followed by a tab or space: 'this line has no citation at all'"]
+    assert report.skipped == 1  # the duplicate citation 1.3
+    assert report.blank == 1  # the genuinely blank line, not the malformed one
+    assert report.lines == 3 and report.files == 1
+
+
+def test_lemmatised_corpus_is_cached_and_counts_frequencies(sources_dir, small_vectors):
+    corpus = lemmatised_corpus(sources_dir, limit_files=SMALL["limit_files"])  # the cache from training
+    assert len(corpus) == small_vectors.lines and corpus.ids.size == small_vectors.words
+    assert corpus.report.files == 60 and corpus.report.malformed  # the first texts do hold malformed lines
+    assert all(isinstance(w, str) for w in corpus.vocab[:10])
+    freqs = lemma_frequencies(str(sources_dir), SMALL["limit_files"])
+    assert freqs.n_tokens == corpus.ids.size and freqs.n_lines == len(corpus)
+    top = sorted(freqs.token_freq, key=freqs.token_freq.get, reverse=True)[:10]
+    assert "et" in top and "sum" in top
+    assert all(freqs.doc_freq[l] <= freqs.token_freq[l] for l in top)
+    assert freqs.idf("et") < freqs.idf("nauta") < freqs.idf("nonexistentlemma")
+
+
+def test_trained_vectors_are_plausible(small_vectors):
+    from latin_intertext.vectors import load_vectors
+
+    assert small_vectors.path.is_file() and small_vectors.vocabulary > 5000
+    kv = load_vectors(small_vectors.path)
+    assert kv.vector_size == SMALL["dim"]
+    # related lemmas are closer than unrelated ones, even in a small model
+    assert kv.similarity("rex", "regina") > kv.similarity("rex", "et")
+
+
+def test_missing_vectors_say_how_to_train(tmp_path):
+    from latin_intertext.vectors import load_vectors
+
+    with pytest.raises(LatinIntertextError, match="train-vectors"):
+        load_vectors(tmp_path / "none.kv")
+    corpus, _ = load_mini()
+    with pytest.raises(LatinIntertextError, match="train-vectors"):
+        make_retriever("word2vec").index(corpus)  # default path in the empty test home
+
+
+def test_word2vec_ranks_the_parallel_first(small_vectors):
+    corpus, queries = load_mini()
+    retriever = make_retriever("word2vec", vectors_path=str(small_vectors.path)).index(corpus)
+    run = retriever.search({q: t for q, (t, _) in queries.items()}, k=3)
+    for qid, (_t, expected) in queries.items():
+        assert next(iter(run[qid])) == expected, run[qid]
+
+
+def test_word2vec_soft_match_scores_similar_lemmas(small_vectors):
+    from latin_intertext.vectors import load_vectors
+
+    kv = load_vectors(small_vectors.path)
+    corpus = [CorpusLine("a", "rex", "p", "c", 1, 1, "<p. c. 1.1>"), CorpusLine("b", "fortis", "p", "c", 1, 2, "<p. c. 1.2>")]
+    sim = float(kv.similarity("rex", "regina"))
+    retriever = make_retriever("word2vec", vectors_path=str(small_vectors.path), threshold=min(sim, 0.99) - 0.01, soft_weight=0.5).index(corpus)
+    scores = retriever.score_all("regina")
+    idf = retriever._max_idf  # "regina" is not in the indexed corpus
+    assert scores[0] == pytest.approx(idf * 0.5 * sim, rel=1e-4)
+    exact = retriever.score_all("rex")
+    assert exact[0] == pytest.approx(retriever._idf[retriever._vocab["rex"]])
+
+
+def test_train_vectors_cli(sources_dir, tmp_path, small_vectors):
+    from latin_intertext.cli import main
+
+    out = tmp_path / "cli.kv"
+    code = main(["train-vectors", "--sources", str(sources_dir), "--limit-files", "3", "--dim", "8", "--epochs", "1", "--out", str(out)])
+    assert code == 0 and out.is_file()
+    assert main(["train-vectors", "--sources", str(tmp_path / "nowhere")]) == 1
