@@ -11,6 +11,7 @@ from latin_intertext import latin
 from latin_intertext.cli import main
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.corpora import UnknownAuthorError, locus_key, tess_corpus, tesserae_la_files
+from latin_intertext.serve import searcher as searcher_module
 from latin_intertext.serve.explain import match_words
 from latin_intertext.serve.searcher import (
     DEFAULT_RETRIEVER,
@@ -127,6 +128,44 @@ def test_malformed_tess_names_file_and_line():
 def test_default_retriever_is_one_constant():
     assert DEFAULT_RETRIEVER == "best"
     assert default_retriever() in ("evidence-ranker", FALLBACK_RETRIEVER)
+
+
+def test_shipped_model_path_is_the_rankers():
+    from latin_intertext.retrieve.ranker import shipped_model_path as rankers
+
+    assert searcher_module.shipped_model_path() == rankers()
+
+
+def test_default_is_best_when_its_model_is_shipped_else_bm25_lemma(monkeypatch, tmp_path):
+    monkeypatch.setattr(searcher_module, "shipped_model_path", lambda: tmp_path / "evidence_ranker.txt")
+    name, reason = searcher_module.default_choice()
+    assert name == FALLBACK_RETRIEVER and "no shipped model" in reason and str(tmp_path) in reason
+    s = Searcher.from_tess([LUCRETIUS])
+    assert s.retriever_name == FALLBACK_RETRIEVER and s.info["fallback"] == reason
+    assert Searcher.from_tess([LUCRETIUS], retriever="bm25").info.get("fallback") is None  # asked for: no fallback
+    (tmp_path / "evidence_ranker.txt").write_text("model")
+    assert searcher_module.default_choice() == ("evidence-ranker", "")
+
+
+def test_indexed_retriever_is_cached_by_corpus_hash(monkeypatch):
+    from latin_intertext.paths import indexes_dir
+
+    corpus = tess_corpus([LUCRETIUS, SILIUS])
+    first = Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
+    files = list((indexes_dir() / searcher_module.INDEX_CACHE).glob("tess-bm25_lemma-*.pickle"))
+    assert len(files) == 1
+    # a second searcher loads the pickle: no indexing, same index, same hits
+    monkeypatch.setattr(searcher_module, "make_retriever", lambda name: pytest.fail("indexed again"))
+    second = Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
+    assert second.retriever is not first.retriever and second.retriever.corpus is corpus.lines
+    assert second.retriever.doc_ids == first.retriever.doc_ids
+    hits = lambda s: [(h.id, h.score) for h in s.search("Aeneadum genetrix alma Venus", k=5)]
+    assert hits(second) == hits(first)
+    monkeypatch.undo()
+    # another corpus under the same name replaces the entry
+    Searcher.from_corpus(tess_corpus([LUCRETIUS]), "bm25-lemma", cache=True)
+    again = list((indexes_dir() / searcher_module.INDEX_CACHE).glob("tess-bm25_lemma-*.pickle"))
+    assert len(again) == 1 and again != files
 
 
 def test_every_registered_retriever_searches():

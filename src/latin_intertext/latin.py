@@ -44,6 +44,8 @@ class Token:
 
 
 def strip_diacritics(text: str) -> str:
+    if text.isascii():  # nothing to decompose: the common case, kept cheap
+        return text
     decomposed = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
@@ -61,6 +63,11 @@ def words(text: str) -> list[tuple[str, int, int]]:
     """The alphabetic words of ``text`` with their character offsets; mis-decoded punctuation is not a word."""
     cleaned = _MOJIBAKE.sub(lambda m: " " * len(m.group()), text)
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(cleaned)]
+
+
+def _word_strings(text: str) -> list[str]:
+    """The words of :func:`words` without offsets (mis-decoded punctuation is never ASCII)."""
+    return _WORD.findall(text if text.isascii() else _MOJIBAKE.sub(lambda m: " " * len(m.group()), text))
 
 
 def _consonantal_u_positions(form: str) -> list[int]:
@@ -135,10 +142,16 @@ def lemmatize(form: str) -> str:
 
 
 @lru_cache(maxsize=None)
+def _norm(word: str) -> tuple[str, str, str]:
+    """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap."""
+    base, clitic = split_enclitic(strip_diacritics(word).lower())
+    return fold(base), base, clitic
+
+
+@lru_cache(maxsize=None)
 def _analyse(word: str) -> tuple[str, str, str]:
-    lower = strip_diacritics(word).lower()
-    base, clitic = split_enclitic(lower)
-    return fold(base), lemmatize(base), clitic
+    norm, base, clitic = _norm(word)
+    return norm, lemmatize(base), clitic
 
 
 def tokenize(text: str) -> list[Token]:
@@ -151,13 +164,13 @@ def tokenize(text: str) -> list[Token]:
 
 
 def forms(text: str) -> list[str]:
-    """Folded word forms (enclitics split off), for form-level matching."""
-    return [t.norm for t in tokenize(text)]
+    """Folded word forms (enclitics split off), for form-level matching; the same as ``[t.norm for t in tokenize(text)]``."""
+    return [_norm(w)[0] for w in _word_strings(text)]
 
 
 def lemmas(text: str) -> list[str]:
-    """Folded lemmas of the words of ``text``."""
-    return [t.lemma for t in tokenize(text)]
+    """Folded lemmas of the words of ``text``; the same as ``[t.lemma for t in tokenize(text)]``."""
+    return [_analyse(w)[1] for w in _word_strings(text)]
 
 
 @lru_cache(maxsize=None)

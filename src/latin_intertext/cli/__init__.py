@@ -20,16 +20,12 @@ app = typer.Typer(
 console = Console(stderr=True)
 
 # Modules that add subcommands to ``app``, in the pipeline's order.
-COMMAND_MODULES = ("data", "vectors", "evaluation", "search")
+COMMAND_MODULES = ("data", "vectors", "evaluation", "ranker", "search", "figures")
 
 
 def _load_commands() -> None:
     for module in COMMAND_MODULES:
-        try:
-            importlib.import_module(f"latin_intertext.cli.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"latin_intertext.cli.{module}":
-                raise
+        importlib.import_module(f"latin_intertext.cli.{module}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,12 +21,15 @@ class Variant:
     label: str
     author_prior: bool = False
     drop: tuple[str, ...] = ()
+    background: str | None = None
 
 
 def variants() -> list[Variant]:
-    return [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)] + [
-        Variant(f"without {family}", drop=(family,)) for family in FAMILIES
-    ]
+    return (
+        [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)]
+        + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family != "background rarity"]
+        + [Variant("full model + lemma rarity in Tesserae-la (614 texts)", background="tesserae-la")]
+    )
 
 
 def out_of_fold(ranker: EvidenceRanker, bench: Benchmark, folds: list[Fold], k: int = 1000) -> Run:
@@ -55,10 +58,13 @@ def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> float:
 def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] = ("bm25", "bm25-lemma", "charngram", "tesserae"), on_step: Callable[[str], None] | None = None) -> dict:
     step = on_step or (lambda _s: None)
     folds = grouped_folds(bench.queries, n_folds)
-    ranker = EvidenceRanker().index(bench.corpus)
+    rankers = {None: EvidenceRanker().index(bench.corpus)}
     step("indexed")
     rows, runs = [], {}
     for variant in variants():
+        if variant.background not in rankers:
+            rankers[variant.background] = EvidenceRanker(background=variant.background).index(bench.corpus)
+        ranker = rankers[variant.background]
         ranker.author_prior, ranker.drop_families = variant.author_prior, variant.drop
         runs[variant.label] = out_of_fold(ranker, bench, folds)
         ev = evaluate_run(runs[variant.label], bench.qrels)
@@ -76,7 +82,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     tests = [paired_test(m, main_eval.per_query[m], baseline_scores[best].per_query[m]) for m in REPORTED]
     return {
         "folds": [f.describe() for f in folds],
-        "candidate_recall": candidate_recall(ranker, bench),
+        "candidate_recall": candidate_recall(rankers[None], bench),
         "metrics": main_eval.means,
         "ci95": {m: (c.low, c.high) for m, c in ci.items()},
         "ablation": rows,

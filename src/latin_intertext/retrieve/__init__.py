@@ -11,12 +11,9 @@ MODULES = ("bm25", "charngram", "tesserae", "word2vec", "dense", "ranker")
 
 
 def load_all() -> dict:
+    """Import every retriever module so that each registers itself; the registry is then complete."""
     for module in MODULES:
-        try:
-            importlib.import_module(f"latin_intertext.retrieve.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"latin_intertext.retrieve.{module}":
-                raise
+        importlib.import_module(f"latin_intertext.retrieve.{module}")
     return REGISTRY
 
 

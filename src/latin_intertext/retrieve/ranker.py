@@ -1,0 +1,221 @@
+"""The evidence ranker: a LightGBM lambdarank model that learns how to weigh scholarly evidence.
+
+Stage 1 takes the union of the top candidates of several cheap channels (lemma
+sets, stems, character trigrams) and the neighbours of the best ones. Stage 2
+scores each candidate from the features in :mod:`latin_intertext.retrieve.features`.
+``fit`` sees only the training queries' texts and qrels; ``search`` sees query texts only.
+Without ``fit``, the model shipped in ``latin_intertext/models`` (trained on all 482
+queries by ``latin-intertext train-ranker``) is used: fine for searching, never for benchmark figures.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from latin_intertext.benchmark import Benchmark, CorpusLine, Run
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.retrieve.base import LearnedRetriever, register
+from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, pair_features, window_char_cos
+
+FAMILIES = {
+    "lemmas": [f for f in FEATURES if f.startswith(("lemma_", "lemmaset_", "form_"))],
+    "stems": [f for f in FEATURES if f.startswith("stem_")],
+    "lemma pairs": [f for f in FEATURES if f.startswith("bigram_")] + ["ordered_pairs"],
+    "tesserae": ["tess_score", "tess_dist_target", "tess_dist_source", "matched_tokens", "rarest_match_freq"],
+    "rarity": ["idf_rarest", "idf_second", "rare_shared", "shares_query_rarest"],
+    "phrases": ["phrase_idf", "phrase_gap", "phrase_pairs"],
+    "background rarity": ["bg_idf_rarest", "bg_idf_second"],
+    "position": ["edge_match", "same_sedes"],
+    "sound": ["char_cos", "window_char_cos"],
+    "neighbours": [f for f in FEATURES if f.startswith(("nb_", "window_"))],
+    "lengths": ["line_words", "query_words"],
+    "query-relative": None,  # filled below: each key feature's rank among the query's candidates
+}
+RELATIVE_OF = ("lemmaset_idf_sum", "stem_idf_sum", "char_cos", "tess_score", "bigram_idf_sum", "window_lemmaset_idf")
+RELATIVE = [f"rank_{f}" for f in RELATIVE_OF]
+FAMILIES["query-relative"] = RELATIVE
+ALL_FEATURES = FEATURES + ["window_char_cos"] + RELATIVE
+AUTHOR_FEATURE = "author_prior"
+SHIPPED_MODEL = "evidence_ranker.txt"
+
+
+def shipped_model_path() -> Path:
+    return Path(str(resources.files("latin_intertext").joinpath("models", SHIPPED_MODEL)))
+
+
+@register(
+    "evidence-ranker",
+    "Learned (LightGBM lambdarank) fusion of lemma, stem, pair, Tesserae, position, sound and neighbour evidence",
+    learned=True,
+    baseline=False,
+    aliases=("best",),
+)
+class EvidenceRanker(LearnedRetriever):
+    def __init__(
+        self,
+        n_candidates: int = 300,
+        n_char_candidates: int = 100,
+        n_estimators: int = 150,
+        learning_rate: float = 0.05,
+        num_leaves: int = 31,
+        min_child_samples: int = 20,
+        author_prior: bool = False,
+        drop_families: tuple[str, ...] = (),
+        seed: int = 0,
+        model_path: str | None = None,
+        background: str | None = None,
+    ):
+        super().__init__()
+        self.n_candidates = n_candidates
+        self.n_char_candidates = n_char_candidates
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.num_leaves = num_leaves
+        self.min_child_samples = min_child_samples
+        self.author_prior = author_prior
+        self.drop_families = tuple(drop_families)
+        self.seed = seed
+        self.model_path = model_path
+        self.background = background
+        self._booster = None
+
+    # -- corpus ---------------------------------------------------------------
+    def _index(self, corpus: Sequence[CorpusLine]) -> None:
+        self._lines = LineIndex.build(corpus, background_idf=self._background_idf())
+        self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        authors = sorted({d.author for d in corpus})
+        self._author_code = np.array([authors.index(d.author) for d in corpus], dtype=np.float32)
+
+    def _background_idf(self):
+        """Lemma rarity in the Tesserae Latin corpus (614 texts): rare in all of Latin, not just in this corpus."""
+        if self.background is None:
+            return None
+        from latin_intertext.sources.tesserae_la import lemma_frequencies
+
+        return lemma_frequencies().idf
+
+    @property
+    def feature_names(self) -> list[str]:
+        families = self.drop_families + (() if self.background else ("background rarity",))
+        dropped = {f for fam in families for f in FAMILIES[fam]}
+        names = [f for f in ALL_FEATURES if f not in dropped]
+        return names + ([AUTHOR_FEATURE] if self.author_prior else [])
+
+    def candidates(self, dense: np.ndarray) -> np.ndarray:
+        """Stage 1: the union of each channel's top lines and the neighbours of the best of them."""
+        col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
+        first = col["lemmaset_idf_sum"] + 0.5 * col["stem_idf_sum"] + 0.3 * col["nb_lemmaset_idf"]
+        picks = [_top(first, self.n_candidates), _top(col["char_cos"], self.n_char_candidates), _top(col["form_idf_sum"], self.n_char_candidates)]
+        best = _top(first, 60)
+        picks += [self._lines.prev[best], self._lines.next[best]]
+        cand = np.unique(np.concatenate(picks))
+        return cand[cand >= 0]
+
+    def _features(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate line indexes and their full feature matrix (cached per query text; no labels involved)."""
+        if text not in self._cache:
+            query = Unit.of(text)
+            dense = dense_features(self._lines, query)
+            cand = self.candidates(dense)
+            pairs = np.array([pair_features(self._lines, query, int(i)) for i in cand], dtype=np.float32).reshape(len(cand), -1)
+            base = np.hstack([dense[cand], pairs, window_char_cos(self._lines, query, cand)[:, None]])
+            ranks = np.column_stack([_rank_fraction(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF]) if len(cand) else np.zeros((0, len(RELATIVE_OF)))
+            self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None]]))
+        return self._cache[text]
+
+    def _select(self, matrix: np.ndarray) -> np.ndarray:
+        all_names = ALL_FEATURES + [AUTHOR_FEATURE]
+        return matrix[:, [all_names.index(f) for f in self.feature_names]]
+
+    # -- learning -------------------------------------------------------------
+    def fit(self, train: Benchmark) -> "EvidenceRanker":
+        import lightgbm as lgb
+
+        texts = {q.id: q.text for q in train.queries}
+        blocks, labels, groups = [], [], []
+        for qid, text in texts.items():
+            cand, matrix = self._features(text)
+            relevant = train.qrels.get(qid, {})
+            y = np.array([1 if self.doc_ids[i] in relevant else 0 for i in cand], dtype=np.int32)
+            if y.sum() == 0:
+                continue  # no positive candidate: lambdarank learns nothing from it
+            blocks.append(self._select(matrix))
+            labels.append(y)
+            groups.append(len(cand))
+        if not blocks:
+            raise LatinIntertextError("No training query has a relevant line among its candidates; cannot fit the ranker.")
+        model = lgb.LGBMRanker(
+            objective="lambdarank",
+            n_estimators=self.n_estimators,
+            learning_rate=self.learning_rate,
+            num_leaves=self.num_leaves,
+            min_child_samples=self.min_child_samples,
+            subsample=0.8,
+            subsample_freq=1,
+            colsample_bytree=0.8,
+            random_state=self.seed,
+            n_jobs=2,
+            verbose=-1,
+            lambdarank_truncation_level=50,
+        )
+        categorical = [self.feature_names.index(AUTHOR_FEATURE)] if self.author_prior else "auto"
+        model.fit(np.vstack(blocks), np.concatenate(labels), group=groups, feature_name=self.feature_names, categorical_feature=categorical)
+        self._booster = model.booster_
+        return self
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._booster.save_model(str(path))
+        path.with_suffix(".json").write_text(json.dumps({"features": self.feature_names, "params": self.params()}, indent=2) + "\n")
+
+    def _ensure_model(self) -> None:
+        if self._booster is not None:
+            return
+        import lightgbm as lgb
+
+        path = Path(self.model_path) if self.model_path else shipped_model_path()
+        if not path.is_file():
+            raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first, or fit() the retriever.")
+        meta = json.loads(path.with_suffix(".json").read_text())
+        if meta["features"] != self.feature_names:
+            raise LatinIntertextError(f"{path} was trained on features {meta['features']}, not {self.feature_names}; retrain it with `latin-intertext train-ranker`.")
+        self._booster = lgb.Booster(model_file=str(path))
+
+    # -- search ---------------------------------------------------------------
+    def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:
+        self._ensure_model()
+        run: Run = {}
+        for qid, text in queries.items():
+            cand, matrix = self._features(text)
+            scores = self._booster.predict(self._select(matrix)) if len(cand) else np.array([])
+            order = np.lexsort((cand, -scores))[:k]
+            run[qid] = {self.doc_ids[cand[i]]: float(scores[i]) for i in order}
+            if progress:
+                progress(1)
+        return run
+
+    def score_candidates(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """(line indexes, scores) of the candidates of one passage: the search page's entry point."""
+        self._ensure_model()
+        cand, matrix = self._features(text)
+        return cand, (self._booster.predict(self._select(matrix)) if len(cand) else np.array([]))
+
+
+def _rank_fraction(values: np.ndarray) -> np.ndarray:
+    """Each value's rank among the query's candidates, 0 for the best, 1 for the worst."""
+    order = np.argsort(-values, kind="stable")
+    ranks = np.empty(len(values), dtype=np.float32)
+    ranks[order] = np.arange(len(values)) / max(len(values) - 1, 1)
+    return ranks
+
+
+def _top(values: np.ndarray, n: int) -> np.ndarray:
+    positive = np.flatnonzero(values > 0)
+    if len(positive) <= n:
+        return positive
+    return positive[np.argpartition(-values[positive], n - 1)[:n]]

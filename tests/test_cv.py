@@ -1,0 +1,142 @@
+"""Grouped cross-validation: folds on the real benchmark are contiguous, separated blocks of VF lines,
+and ``cross_validate`` never lets a test fold's ids or qrels reach ``fit``."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Mapping
+
+import pytest
+
+from latin_intertext.benchmark import Benchmark, Query
+from latin_intertext.evaluate.cv import cross_validate, grouped_folds, span_groups
+from latin_intertext.retrieve.base import LearnedRetriever, Retriever
+
+MIN_GAP = 3
+
+
+@pytest.fixture(scope="module")
+def folds(benchmark):
+    return grouped_folds(benchmark.queries, 5)
+
+
+def span_distance(a: Query, b: Query) -> int:
+    """Lines between two spans: 0 when they overlap, 1 when b starts on the line after a ends."""
+    return max(a.line_start, b.line_start) - min(a.line_end, b.line_end)
+
+
+def test_five_folds_cover_every_query_exactly_once(benchmark, folds):
+    assert len(folds) == 5
+    assert [f.index for f in folds] == list(range(5))
+    ids = [q for f in folds for q in f.test_ids]
+    assert len(ids) == len(set(ids)) == len(benchmark.queries) == 482
+    assert set(ids) == {q.id for q in benchmark.queries}
+    assert all(f.test_ids for f in folds)
+
+
+def test_folds_are_contiguous_blocks_of_vf_lines(benchmark, folds):
+    by_id = {q.id: q for q in benchmark.queries}
+    assert {q.vf_book for q in benchmark.queries} == {1}  # line numbers are comparable across queries
+    for fold in folds:
+        spans = [by_id[q] for q in fold.test_ids]
+        assert fold.line_start == min(q.line_start for q in spans)
+        assert fold.line_end == max(q.line_end for q in spans)
+        outsiders = [q.id for q in benchmark.queries if q.id not in fold.test_ids and fold.line_start <= q.line_start <= fold.line_end]
+        assert not outsiders, f"{fold.describe()} has queries of other folds inside its block: {outsiders[:5]}"
+    for before, after in zip(folds, folds[1:]):
+        assert before.line_end < after.line_start, f"{before.describe()} / {after.describe()}"
+
+
+def test_no_neighbouring_vf_lines_on_both_sides_of_a_split(benchmark, folds):
+    fold_of = {q: f.index for f in folds for q in f.test_ids}
+    ordered = sorted(benchmark.queries, key=lambda q: q.line_start)
+    close = [
+        (a.id, b.id)
+        for a, b in itertools.combinations(ordered, 2)
+        if fold_of[a.id] != fold_of[b.id] and span_distance(a, b) <= MIN_GAP
+    ]
+    assert not close, f"spans within {MIN_GAP} lines in different folds: {close[:5]}"
+
+
+def test_span_groups_chain_near_spans_and_separate_far_ones():
+    def q(i, start, end):
+        return Query(f"q{i}", "text", 1, start, end, "[]", 1)
+
+    queries = [q(1, 1, 2), q(2, 5, 5), q(3, 9, 12), q(4, 10, 10), q(5, 16, 16)]
+    groups = span_groups(queries, MIN_GAP)
+    # 2 -> 5 is 3 lines (chained), 5 -> 9 is 4 (split), 12 -> 16 is 4 (split)
+    assert [[x.id for x in g] for g in groups] == [["q1", "q2"], ["q3", "q4"], ["q5"]]
+    with pytest.raises(ValueError):
+        grouped_folds(queries, 4)
+
+
+class Recorder(LearnedRetriever):
+    """A learned retriever that records what it is given and returns a fixed run."""
+
+    name = "recorder"
+
+    def __init__(self):
+        super().__init__()
+        self.calls: list[tuple] = []
+
+    def _index(self, corpus):
+        self.calls.append(("index", len(corpus)))
+
+    def fit(self, train: Benchmark):
+        self.calls.append(("fit", frozenset(q.id for q in train.queries), frozenset(train.qrels), train))
+        return self
+
+    def search(self, queries: Mapping[str, str], k: int = 100, progress=None):
+        self.calls.append(("search", dict(queries), k))
+        return {qid: {self.doc_ids[0]: 1.0} for qid in queries}
+
+
+def test_cross_validate_fits_on_training_folds_only(benchmark, folds):
+    made: list[Recorder] = []
+
+    def make():
+        made.append(Recorder())
+        return made[-1]
+
+    seen = []
+    run = cross_validate(make, benchmark, folds, k=7, on_fold=lambda f: seen.append(f.index))
+    assert seen == [f.index for f in folds]
+    assert set(run) == {q.id for q in benchmark.queries}
+
+    calls = [c for r in made for c in r.calls]
+    assert calls[0] == ("index", len(benchmark.corpus))
+    fits = [c for c in calls if c[0] == "fit"]
+    searches = [c for c in calls if c[0] == "search"]
+    assert len(fits) == len(searches) == len(folds)
+    # each fold: fit, then search, in that order
+    assert [c[0] for c in calls[1:]] == ["fit", "search"] * len(folds)
+
+    all_ids = {q.id for q in benchmark.queries}
+    texts = benchmark.query_texts
+    for fold, (_, fit_ids, fit_qrels, train), (_, searched, k) in zip(folds, fits, searches):
+        test = set(fold.test_ids)
+        assert fit_ids == all_ids - test, f"fit for {fold.describe()} was given the wrong queries"
+        assert not fit_qrels & test, f"test qrels of {fold.describe()} reached fit"
+        assert fit_qrels == {q for q in benchmark.qrels if q not in test}
+        assert train.corpus is benchmark.corpus
+        # search gets the test fold's ids and texts: plain strings, nothing else
+        assert searched == {q: texts[q] for q in fold.test_ids}
+        assert all(type(v) is str for v in searched.values())
+        assert k == 7
+
+
+def test_cross_validate_never_fits_a_retriever_that_does_not_learn(benchmark, folds):
+    class Plain(Retriever):
+        name = "plain"
+
+        def _index(self, corpus):
+            pass
+
+        def search(self, queries, k=100, progress=None):
+            return {q: {} for q in queries}
+
+        def fit(self, train):  # pragma: no cover - must never run
+            raise AssertionError("fit called on a retriever that does not learn")
+
+    run = cross_validate(Plain, benchmark, folds)
+    assert set(run) == {q.id for q in benchmark.queries}

@@ -1,0 +1,61 @@
+"""`latin-intertext figures` writes each figure between its README markers and nowhere else."""
+
+from __future__ import annotations
+
+import pytest
+
+from latin_intertext.cli.figures import splice
+from latin_intertext.errors import LatinIntertextError
+
+README = """# Title
+
+Intro with <!-- figures:leaderboard --> mentioned inline, not a block.
+
+<!-- figures:dataset -->
+| old | dataset |
+<!-- /figures:dataset -->
+
+Between the blocks.
+
+<!-- figures:leaderboard -->
+old leaderboard
+spanning lines
+<!-- /figures:leaderboard -->
+
+Outro.
+"""
+
+
+def test_splice_replaces_only_the_marked_block():
+    out = splice(README, "leaderboard", "| new | board |\n\n")
+    expected = README.replace("old leaderboard\nspanning lines\n", "| new | board |\n")
+    assert out == expected
+    assert "| old | dataset |" in out  # the other block is untouched
+    assert splice(out, "leaderboard", "| new | board |") == out  # idempotent
+
+
+def test_splice_fills_each_block_independently():
+    out = splice(splice(README, "dataset", "D"), "leaderboard", "L")
+    assert "<!-- figures:dataset -->\nD\n<!-- /figures:dataset -->" in out
+    assert "<!-- figures:leaderboard -->\nL\n<!-- /figures:leaderboard -->" in out
+    assert out.replace("\nD\n", "\n| old | dataset |\n").replace("\nL\n", "\nold leaderboard\nspanning lines\n") == README
+
+
+def test_splice_takes_the_body_literally():
+    body = r"a \1 b \g<0> c \\ d $1"
+    out = splice(README, "dataset", body)
+    assert f"<!-- figures:dataset -->\n{body}\n<!-- /figures:dataset -->" in out
+
+
+@pytest.mark.parametrize(
+    "readme",
+    [
+        "# no markers at all\n",
+        "<!-- figures:ranker -->\nbody but no end marker\n",
+        "body\n<!-- /figures:ranker -->\n",
+        "<!-- figures:rankers -->\nx\n<!-- /figures:rankers -->\n",
+    ],
+)
+def test_splice_without_the_markers_raises(readme):
+    with pytest.raises(LatinIntertextError, match=r"figures:ranker -->"):
+        splice(readme, "ranker", "figures")
