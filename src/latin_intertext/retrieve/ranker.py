@@ -159,7 +159,7 @@ class EvidenceRanker(LearnedRetriever):
             subsample_freq=1,
             colsample_bytree=0.8,
             random_state=self.seed,
-            n_jobs=2,
+            n_jobs=1,  # OpenMP threads spin under contention: one thread is several times faster on a shared 2-core machine
             verbose=-1,
             lambdarank_truncation_level=50,
         )
