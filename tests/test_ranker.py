@@ -175,17 +175,22 @@ def test_model_of_other_features_is_refused(fitted, corpus, tmp_path, other):
 
 
 def test_feature_names_respect_drop_families_and_author_prior():
-    assert small_ranker().feature_names == ALL_FEATURES
+    full = EvidenceRanker(background="tesserae-la")  # every feature; the background is loaded only by index()
+    assert full.feature_names == ALL_FEATURES
     assert AUTHOR_FEATURE not in ALL_FEATURES
-    assert small_ranker(author_prior=True).feature_names == ALL_FEATURES + [AUTHOR_FEATURE]
+    assert EvidenceRanker(background="tesserae-la", author_prior=True).feature_names == ALL_FEATURES + [AUTHOR_FEATURE]
     for family, members in FAMILIES.items():
         assert members, family
         assert set(members) <= set(ALL_FEATURES), f"{family}: unknown features {set(members) - set(ALL_FEATURES)}"
-        names = small_ranker(drop_families=(family,)).feature_names
-        assert not set(names) & set(members), family
+        names = EvidenceRanker(background="tesserae-la", drop_families=(family,)).feature_names
         assert names == [f for f in ALL_FEATURES if f not in members], family
-    both = small_ranker(drop_families=("sound", "position"), author_prior=True).feature_names
+    both = EvidenceRanker(background="tesserae-la", drop_families=("sound", "position"), author_prior=True).feature_names
     assert both == [f for f in ALL_FEATURES if f not in FAMILIES["sound"] + FAMILIES["position"]] + [AUTHOR_FEATURE]
+    # without a background corpus its rarity features are left out rather than fed as zeros
+    assert small_ranker().feature_names == [f for f in ALL_FEATURES if f not in FAMILIES["background rarity"]]
+    assert small_ranker(drop_families=("sound",)).feature_names == [
+        f for f in ALL_FEATURES if f not in FAMILIES["background rarity"] + FAMILIES["sound"]
+    ]
 
 
 def test_families_partition_the_features():

@@ -47,11 +47,17 @@ def grouped_folds(queries: list[Query], n_folds: int = 5, min_gap: int = 3) -> l
         raise ValueError(f"only {len(groups)} separable query groups for {n_folds} folds")
     folds, current, remaining = [], [], len(queries)
     for i, group in enumerate(groups):
+        folds_left = n_folds - len(folds)
+        target = remaining / folds_left
+        # close the fold before a group that would overshoot the target by more than stopping short does
+        if folds_left > 1 and current and len(current) + len(group) - target > target - len(current):
+            folds.append(current)
+            remaining -= len(current)
+            current = []
         current.extend(group)
         folds_left = n_folds - len(folds)
         groups_left = len(groups) - i - 1
-        target = remaining / folds_left
-        if folds_left > 1 and (len(current) >= target or groups_left == folds_left - 1):
+        if folds_left > 1 and (len(current) >= remaining / folds_left or groups_left == folds_left - 1):
             folds.append(current)
             remaining -= len(current)
             current = []

@@ -83,6 +83,7 @@ class EvidenceRanker(LearnedRetriever):
         self.model_path = model_path
         self.background = background
         self._booster = None
+        self._trained_features: list[str] = []
 
     # -- corpus ---------------------------------------------------------------
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
@@ -166,25 +167,34 @@ class EvidenceRanker(LearnedRetriever):
         categorical = [self.feature_names.index(AUTHOR_FEATURE)] if self.author_prior else "auto"
         model.fit(np.vstack(blocks), np.concatenate(labels), group=groups, feature_name=self.feature_names, categorical_feature=categorical)
         self._booster = model.booster_
+        self._trained_features = list(self.feature_names)
         return self
 
     def save(self, path: Path) -> None:
+        if self._booster is None:
+            raise LatinIntertextError("Nothing to save: fit() the ranker first (or run `latin-intertext train-ranker`).")
         path.parent.mkdir(parents=True, exist_ok=True)
         self._booster.save_model(str(path))
         path.with_suffix(".json").write_text(json.dumps({"features": self.feature_names, "params": self.params()}, indent=2) + "\n")
 
     def _ensure_model(self) -> None:
         if self._booster is not None:
+            if self._trained_features != self.feature_names:
+                raise LatinIntertextError("The ranker's features changed since it was fitted (drop_families / author_prior); fit it again.")
             return
         import lightgbm as lgb
 
         path = Path(self.model_path) if self.model_path else shipped_model_path()
         if not path.is_file():
             raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first, or fit() the retriever.")
-        meta = json.loads(path.with_suffix(".json").read_text())
+        sidecar = path.with_suffix(".json")
+        if not sidecar.is_file():
+            raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is missing; retrain with `latin-intertext train-ranker`.")
+        meta = json.loads(sidecar.read_text())
         if meta["features"] != self.feature_names:
             raise LatinIntertextError(f"{path} was trained on features {meta['features']}, not {self.feature_names}; retrain it with `latin-intertext train-ranker`.")
         self._booster = lgb.Booster(model_file=str(path))
+        self._trained_features = list(meta["features"])
 
     # -- search ---------------------------------------------------------------
     def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:
