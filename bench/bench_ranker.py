@@ -66,7 +66,7 @@ def single_query_latencies(retriever, texts: list[str], clear=lambda: None) -> l
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sources", type=Path, default=DEFAULT_SOURCES)
-    parser.add_argument("--background", choices=("tesserae-la", "none"), default="tesserae-la")
+    parser.add_argument("--background", choices=("tesserae-la", "none"), default="none")
     parser.add_argument("--queries", type=int, default=50, help="different query texts for the one-query latency")
     args = parser.parse_args()
     if not (args.sources / "MANIFEST.tsv").is_file():

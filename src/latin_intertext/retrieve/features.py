@@ -53,7 +53,7 @@ class Unit:
             terms["form"].setdefault(t.norm, []).append(t.position)
             if stem := _stem(t.norm):
                 terms["stem"].setdefault(stem, []).append(t.position)
-            for lemma in latin.lemma_candidates(t.form):
+            for lemma in sorted(latin.lemma_candidates(t.form)):  # sorted: set order varies between processes
                 terms["lemmaset"].setdefault(lemma, []).append(t.position)
         for i, a in enumerate(tokens):
             for b in tokens[i + 1 : i + 1 + BIGRAM_WINDOW]:
@@ -194,7 +194,7 @@ def pair_features(index: LineIndex, query: Unit, doc: int) -> list[float]:
     t_pos = sorted({p for l in shared for p in t_terms[l]})
     freq = {l: index.lemma_freq.get(l, 1) for l in shared}
     if len(q_pos) >= 2 and len(t_pos) >= 2:
-        rarest = sorted(shared, key=lambda l: freq[l])[:2]
+        rarest = sorted(shared, key=lambda l: (freq[l], l))[:2]
         d_t = _distance([t_terms[l][0] for l in rarest]) if len(rarest) == 2 else 1
         d_s = _distance([q_terms[l][0] for l in rarest]) if len(rarest) == 2 else 1
         weight = sum(1.0 / freq[l] * (len(t_terms[l]) + len(q_terms[l])) for l in shared)
@@ -241,7 +241,7 @@ def pair_features(index: LineIndex, query: Unit, doc: int) -> list[float]:
 def _rarest_query_lemmas(index: LineIndex, query: Unit, n: int = 3) -> list[str]:
     vocab, idf = index.vocab["lemmaset"], index.idf["lemmaset"]
     known = [l for l in query.terms["lemmaset"] if l in vocab and l not in index.stop]
-    return sorted(known, key=lambda l: -idf[vocab[l]])[:n]
+    return sorted(known, key=lambda l: (-idf[vocab[l]], l))[:n]
 
 
 def window_char_cos(index: LineIndex, query: Unit, lines: np.ndarray) -> np.ndarray:

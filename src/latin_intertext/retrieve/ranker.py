@@ -89,6 +89,7 @@ class EvidenceRanker(LearnedRetriever):
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
         self._lines = LineIndex.build(corpus, background_idf=self._background_idf())
         self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._tail: dict[str, np.ndarray] = {}  # non-candidates by first-stage score, to fill runs deeper than the candidates
         authors = sorted({d.author for d in corpus})
         self._author_code = np.array([authors.index(d.author) for d in corpus], dtype=np.float32)
 
@@ -110,7 +111,7 @@ class EvidenceRanker(LearnedRetriever):
     def candidates(self, dense: np.ndarray) -> np.ndarray:
         """Stage 1: the union of each channel's top lines and the neighbours of the best of them."""
         col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
-        first = col["lemmaset_idf_sum"] + 0.5 * col["stem_idf_sum"] + 0.3 * col["nb_lemmaset_idf"]
+        first = first_stage_score(dense)
         picks = [_top(first, self.n_candidates), _top(col["char_cos"], self.n_char_candidates), _top(col["form_idf_sum"], self.n_char_candidates)]
         best = _top(first, 60)
         picks += [self._lines.prev[best], self._lines.next[best]]
@@ -127,6 +128,7 @@ class EvidenceRanker(LearnedRetriever):
             base = np.hstack([dense[cand], pairs, window_char_cos(self._lines, query, cand)[:, None]])
             ranks = np.column_stack([_rank_fraction(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF]) if len(cand) else np.zeros((0, len(RELATIVE_OF)))
             self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None]]))
+            self._tail[text] = _tail(first_stage_score(dense), cand, TAIL_DEPTH)
         return self._cache[text]
 
     def _select(self, matrix: np.ndarray) -> np.ndarray:
@@ -163,6 +165,8 @@ class EvidenceRanker(LearnedRetriever):
             n_jobs=1,  # OpenMP threads spin under contention: one thread is several times faster on a shared 2-core machine
             verbose=-1,
             lambdarank_truncation_level=50,
+            deterministic=True,
+            force_row_wise=True,
         )
         categorical = [self.feature_names.index(AUTHOR_FEATURE)] if self.author_prior else "auto"
         model.fit(np.vstack(blocks), np.concatenate(labels), group=groups, feature_name=self.feature_names, categorical_feature=categorical)
@@ -205,6 +209,9 @@ class EvidenceRanker(LearnedRetriever):
             scores = self._booster.predict(self._select(matrix)) if len(cand) else np.array([])
             order = np.lexsort((cand, -scores))[:k]
             run[qid] = {self.doc_ids[cand[i]]: float(scores[i]) for i in order}
+            floor = float(scores.min()) if len(scores) else 0.0
+            tail = self._tail[text][: max(k - len(order), 0)]
+            run[qid].update({self.doc_ids[j]: floor - 1.0 - r / len(tail) for r, j in enumerate(tail)})
             if progress:
                 progress(1)
         return run
@@ -214,6 +221,23 @@ class EvidenceRanker(LearnedRetriever):
         self._ensure_model()
         cand, matrix = self._features(text)
         return cand, (self._booster.predict(self._select(matrix)) if len(cand) else np.array([]))
+
+
+TAIL_DEPTH = 1000
+
+
+def first_stage_score(dense: np.ndarray) -> np.ndarray:
+    """Stage 1's cheap ranking of every line: rarity-weighted candidate-lemma and stem overlap, plus the neighbours'."""
+    col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
+    return col["lemmaset_idf_sum"] + 0.5 * col["stem_idf_sum"] + 0.3 * col["nb_lemmaset_idf"]
+
+
+def _tail(first: np.ndarray, cand: np.ndarray, depth: int) -> np.ndarray:
+    """The best ``depth`` lines by stage 1 that are not candidates, best first."""
+    rest = first.copy()
+    rest[cand] = 0
+    top = _top(rest, depth)
+    return top[np.lexsort((top, -rest[top]))]
 
 
 def _rank_fraction(values: np.ndarray) -> np.ndarray:
