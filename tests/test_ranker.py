@@ -266,3 +266,18 @@ def test_cross_validated_ranker_beats_bm25_lemma(benchmark):
     baseline = evaluate_run(baseline_run, benchmark.qrels).means["ndcg_at_10"]
     assert 0.25 < baseline < 0.33, baseline  # the figure the README quotes (~0.29)
     assert ranker > baseline, f"evidence-ranker {ranker:.4f} <= bm25-lemma {baseline:.4f}"
+
+
+def test_shipped_model_explains_parallels_for_a_passage_outside_the_benchmark(benchmark):
+    """Lucretius 1.1-2 is not a benchmark query; the shipped ranker finds Aeneid 10.65 (hominum divomque) and says why."""
+    from latin_intertext.retrieve.ranker import shipped_model_path
+    from latin_intertext.serve.searcher import Searcher
+
+    assert shipped_model_path().is_file(), "the shipped model is missing: run `latin-intertext train-ranker`"
+    searcher = Searcher.from_benchmark(benchmark)
+    assert searcher.retriever_name == "evidence-ranker"
+    hits = searcher.search("Aeneadum genetrix, hominum divomque voluptas, alma Venus, caeli subter labentia signa", k=5)
+    assert "vergil-10-65" in [h.citation.id for h in hits[:3]]
+    top = next(h for h in hits if h.citation.id == "vergil-10-65")
+    assert {"homo", "diuus"} <= {m.lemma for m in top.matches}
+    assert all(w.form.lower() in top.text.lower() for m in top.matches for w in m.line)
