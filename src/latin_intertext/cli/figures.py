@@ -52,7 +52,7 @@ def figures(
     blocks["dataset"] = _dataset_table(stats)
     leaderboard = out_dir / "leaderboard.md"
     _run(["leaderboard", "--dataset", str(dataset), "--cv", str(cv), "--out", str(leaderboard)])
-    blocks["leaderboard"] = leaderboard.read_text(encoding="utf-8")
+    blocks["leaderboard"] = _without_title(leaderboard.read_text(encoding="utf-8"))
     report = out_dir / "ranker-report.md"
     _run(["ranker-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(report), "--json", str(out_dir / "ranker-report.json")])
     blocks["ranker"] = report.read_text(encoding="utf-8")
@@ -61,6 +61,11 @@ def figures(
         text = splice(text, name, body)
     readme.write_text(text, encoding="utf-8")
     err.print(f"[green]updated[/] {readme} ({', '.join(blocks)}) and {out_dir}")
+
+
+def _without_title(markdown: str) -> str:
+    """The leaderboard's tables without its H1 title (which names a local path)."""
+    return "\n".join(line for line in markdown.splitlines() if not line.startswith("# ")).strip()
 
 
 def _dataset_table(stats_json: str) -> str:

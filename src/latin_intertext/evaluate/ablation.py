@@ -93,6 +93,11 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     }
 
 
+def _p(value: float) -> str:
+    """A p-value; at the resampling floor 1/(10,000 + 1) it can only be bounded."""
+    return "< 0.0001" if value < 1.5e-4 else f"{value:.4f}"
+
+
 def to_markdown(report: dict) -> str:
     m, ci = report["metrics"], report["ci95"]
     lines = [
@@ -111,5 +116,5 @@ def to_markdown(report: dict) -> str:
     lines += ["", f"Paired tests against the best baseline, `{report['best_baseline']}` (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
     for t in report["paired_tests"]:
-        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {t['p_randomization']:.4g} | {t['p_bootstrap']:.4g} |")
+        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {_p(t['p_randomization'])} | {_p(t['p_bootstrap'])} |")
     return "\n".join(lines) + "\n"
