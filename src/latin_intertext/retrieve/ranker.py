@@ -108,10 +108,10 @@ class EvidenceRanker(LearnedRetriever):
         names = [f for f in ALL_FEATURES if f not in dropped]
         return names + ([AUTHOR_FEATURE] if self.author_prior else [])
 
-    def candidates(self, dense: np.ndarray) -> np.ndarray:
+    def candidates(self, dense: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
         """Stage 1: the union of each channel's top lines and the neighbours of the best of them."""
         col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
-        first = first_stage_score(dense)
+        first = first_stage_score(dense) if first is None else first
         picks = [_top(first, self.n_candidates), _top(col["char_cos"], self.n_char_candidates), _top(col["form_idf_sum"], self.n_char_candidates)]
         best = _top(first, 60)
         picks += [self._lines.prev[best], self._lines.next[best]]
@@ -123,12 +123,13 @@ class EvidenceRanker(LearnedRetriever):
         if text not in self._cache:
             query = Unit.of(text)
             dense = dense_features(self._lines, query)
-            cand = self.candidates(dense)
+            first = first_stage_score(dense)
+            cand = self.candidates(dense, first)
             pairs = np.array([pair_features(self._lines, query, int(i)) for i in cand], dtype=np.float32).reshape(len(cand), -1)
             base = np.hstack([dense[cand], pairs, window_char_cos(self._lines, query, cand)[:, None]])
             ranks = np.column_stack([_rank_fraction(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF]) if len(cand) else np.zeros((0, len(RELATIVE_OF)))
             self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None]]))
-            self._tail[text] = _tail(first_stage_score(dense), cand, TAIL_DEPTH)
+            self._tail[text] = _tail(first, cand, TAIL_DEPTH)
         return self._cache[text]
 
     def _select(self, matrix: np.ndarray) -> np.ndarray:
@@ -205,8 +206,7 @@ class EvidenceRanker(LearnedRetriever):
         self._ensure_model()
         run: Run = {}
         for qid, text in queries.items():
-            cand, matrix = self._features(text)
-            scores = self._booster.predict(self._select(matrix)) if len(cand) else np.array([])
+            cand, scores = self.score_candidates(text)
             order = np.lexsort((cand, -scores))[:k]
             run[qid] = {self.doc_ids[cand[i]]: float(scores[i]) for i in order}
             floor = float(scores.min()) if len(scores) else 0.0
