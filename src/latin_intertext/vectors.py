@@ -35,17 +35,14 @@ class TrainingResult:
     corpus_summary: str
 
 
-def _corpus_text_file(corpus, sources, limit_files) -> Path:
+def _corpus_text_file(corpus) -> Path:
     """The lemmatised corpus as gensim's LineSentence text (one line of space-separated lemmas), cached beside it."""
-    from latin_intertext.sources.tesserae_la import lemmatised_corpus_path
-
-    path = lemmatised_corpus_path(sources, limit_files).with_suffix(".txt")
+    path = corpus.path.with_suffix(".txt")
     if not path.is_file():
         tmp = path.with_suffix(".partial.txt")
-        vocab, ids, offsets = corpus.vocab, corpus.ids, corpus.offsets
         with open(tmp, "w", encoding="utf-8") as fh:
-            for i in range(len(offsets) - 1):
-                fh.write(" ".join(vocab[j] for j in ids[offsets[i] : offsets[i + 1]]))
+            for lemmas in corpus:
+                fh.write(" ".join(lemmas))
                 fh.write("\n")
         tmp.replace(path)
     return path
@@ -85,7 +82,7 @@ def train_vectors(
                 on_epoch(self.epoch)
 
     # gensim's corpus_file mode trains on all cores without the GIL-bound Python iterator.
-    text_path = _corpus_text_file(corpus, sources, limit_files)
+    text_path = _corpus_text_file(corpus)
     model = Word2Vec(
         corpus_file=str(text_path),
         vector_size=dim,

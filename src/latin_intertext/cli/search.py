@@ -91,8 +91,7 @@ def search_command(
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
     if as_json:
-        payload = {"query": text, "corpus": searcher.corpus.name, "retriever": searcher.retriever_name, "hits": [h.to_dict() for h in hits]}
-        typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        typer.echo(json.dumps(searcher.payload(text, hits), ensure_ascii=False, indent=1))
         return
     out = Console(highlight=False)
     out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({len(searcher.corpus):,} lines) by [bold]{searcher.retriever_name}[/]")

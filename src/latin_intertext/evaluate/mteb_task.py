@@ -113,7 +113,8 @@ class RetrieverSearch:
         texts = dict(zip(queries["id"], queries["text"]))
         run = self.retriever.search(texts, top_k)
         if top_ranked:
-            run = {q: {d: s for d, s in docs.items() if d in set(top_ranked.get(q, ()))} for q, docs in run.items()}
+            allowed = {q: set(top_ranked.get(q, ())) for q in run}
+            run = {q: {d: s for d, s in docs.items() if d in allowed[q]} for q, docs in run.items()}
         return {q: run.get(q, {}) for q in texts}
 
 

@@ -36,7 +36,10 @@ FAMILIES = {
     "lengths": ["line_words", "query_words"],
     "query-relative": None,  # filled below: each key feature's rank among the query's candidates
 }
-RELATIVE_OF = ("lemmaset_idf_sum", "stem_idf_sum", "char_cos", "tess_score", "bigram_idf_sum", "window_lemmaset_idf")
+RELATIVE_OF = (
+    "lemmaset_idf_sum", "stem_idf_sum", "char_cos", "tess_score", "bigram_idf_sum", "window_lemmaset_idf",
+    "phrase_idf", "idf_rarest", "idf_second", "window_char_cos", "lemmaset_idf_max", "form_idf_sum", "matched_tokens", "nb_lemmaset_idf",
+)
 RELATIVE = [f"rank_{f}" for f in RELATIVE_OF]
 FAMILIES["query-relative"] = RELATIVE
 ALL_FEATURES = FEATURES + ["window_char_cos"] + RELATIVE

@@ -58,15 +58,22 @@ def text_tokens(text: str) -> list[tuple[str, frozenset[str]]]:
     return [(t.norm, latin.lemma_candidates(t.form)) for t in latin.tokenize(text)]
 
 
-def form_frequencies(texts: Sequence[Sequence[tuple[str, frozenset[str]]]]) -> dict[str, float]:
-    """Relative frequency of each form in a text: mean over its candidate lemmas of count(lemma) / tokens."""
-    lemma_counts: Counter[str] = Counter()
-    n_tokens = 0
+def candidate_lemma_counts(texts: Sequence[Sequence[tuple[str, frozenset[str]]]]) -> Counter[str]:
+    """How often each lemma is a candidate of a token of ``texts`` (every candidate of each token counts)."""
+    counts: Counter[str] = Counter()
     for tokens in texts:
-        n_tokens += len(tokens)
         for _form, lemmas in tokens:
-            lemma_counts.update(lemmas)
-    n_tokens = max(n_tokens, 1)
+            counts.update(lemmas)
+    return counts
+
+
+def form_frequencies(texts: Sequence[Sequence[tuple[str, frozenset[str]]]], lemma_counts: Counter[str] | None = None) -> dict[str, float]:
+    """Relative frequency of each form in a text: mean over its candidate lemmas of count(lemma) / tokens.
+
+    ``lemma_counts`` is :func:`candidate_lemma_counts` of ``texts``, when the caller has it already."""
+    if lemma_counts is None:
+        lemma_counts = candidate_lemma_counts(texts)
+    n_tokens = max(sum(len(tokens) for tokens in texts), 1)
     freqs: dict[str, float] = {}
     for tokens in texts:
         for form, lemmas in tokens:
@@ -117,10 +124,7 @@ class Tesserae(Retriever):
             freqs = form_frequencies([lines[i] for i in members])
             for i in members:
                 inv_freq[i] = [1.0 / freqs[form] for form, _ in lines[i]]
-        counts: Counter[str] = Counter()
-        for tokens in lines:
-            for _form, lemmas in tokens:
-                counts.update(lemmas)
+        counts = candidate_lemma_counts(lines)
         self.stoplist = [l for l, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: self.stopwords]]
         stop = set(self.stoplist)
         self._lines = lines
@@ -133,7 +137,7 @@ class Tesserae(Retriever):
                     postings[lemma].append((i, pos))
         self._postings = {l: np.asarray(p, dtype=np.int64) for l, p in postings.items()}
         self._stop = stop
-        self._corpus_freqs = form_frequencies(lines)
+        self._corpus_freqs = form_frequencies(lines, counts)
         self._target_freqs: dict[str, float] | None = None
 
     def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:

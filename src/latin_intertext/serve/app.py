@@ -157,20 +157,17 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         return page(request, "query.html", results=view(hits, detail["query"].text, {g["citation"].id for g in detail["gold"]}), **detail)
 
     # --- JSON API ----------------------------------------------------------------------------------------
-    def api_hits(hits: list[Hit], text: str) -> dict:
-        return {"query": text, "corpus": searcher.corpus.name, "retriever": searcher.retriever_name, "hits": [h.to_dict() for h in hits]}
-
     @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)")
     def api_search_get(
         q: Annotated[str, Query(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")],
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
         author: Annotated[list[str], Query(description="Only these authors (repeatable).")] = [],
     ) -> dict:
-        return api_hits(searcher.search(q, k=k, authors=author or None), q)
+        return searcher.payload(q, searcher.search(q, k=k, authors=author or None))
 
     @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)")
     def api_search_post(body: SearchRequest) -> dict:
-        return api_hits(searcher.search(body.text, k=body.k, authors=body.authors), body.text)
+        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=body.authors))
 
     @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter")
     def api_authors() -> list[dict]:
@@ -208,7 +205,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
         user = await _searcher_for_upload(files, with_benchmark)
-        return {**api_hits(user.search(q, k=k), q), "corpus": user.corpus.name, "lines": len(user.corpus), "report": user.corpus.report.to_dict()}
+        return {**searcher.payload(q, user.search(q, k=k)), "corpus": user.corpus.name, "lines": len(user.corpus), "report": user.corpus.report.to_dict()}
 
     async def _searcher_for_upload(files: Sequence[UploadFile], with_benchmark: bool) -> Searcher:
         files = [f for f in files if f.filename]

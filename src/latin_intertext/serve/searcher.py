@@ -122,7 +122,7 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
     from latin_intertext.paths import indexes_dir
 
     if name not in CACHED_RETRIEVERS:
-        return (SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)).index(lines)
+        return _new_retriever(name).index(lines)
     key = hashlib.sha256(f"{corpus_hash(lines)}|{name}|{_code_hash()}".encode()).hexdigest()[:20]
     folder = indexes_dir() / INDEX_CACHE
     stem = f"{_safe(corpus_name)}-{_safe(name)}-"
@@ -135,7 +135,7 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
             return cached
         except Exception:  # a truncated or incompatible file: index again and overwrite it
             path.unlink(missing_ok=True)
-    engine = (SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)).index(lines)
+    engine = _new_retriever(name).index(lines)
     tmp = path.with_suffix(".partial")
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -152,6 +152,11 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         tmp.unlink(missing_ok=True)  # caching is an optimisation: an unwritable folder or an unpicklable retriever only costs time
     return engine
+
+
+def _new_retriever(name: str) -> Retriever:
+    """An unindexed retriever: the sparse lemma index, or one from the registry."""
+    return SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)
 
 
 def _safe(name: str) -> str:
@@ -246,7 +251,7 @@ class Searcher:
         if cache:
             engine = cached_index(name, corpus.lines, corpus.name)
         else:
-            engine = (SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)).index(corpus.lines)
+            engine = _new_retriever(name).index(corpus.lines)
         return cls(corpus, engine, name, benchmark, {"index_seconds": round(time.perf_counter() - started, 2), **info})
 
     @classmethod
@@ -328,6 +333,10 @@ class Searcher:
         except KeyError:
             raise QueryError(f"No line {doc_id!r} in corpus {self.corpus.name!r}.") from None
         return self.context_lines(i, before, after)
+
+    def payload(self, text: str, hits: list[Hit]) -> dict:
+        """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``)."""
+        return {"query": text, "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
 
     def authors(self) -> list[tuple[str, str]]:
         """(key, display name) of every author in the corpus."""

@@ -138,6 +138,7 @@ class LemmaCorpus:
     ids: np.ndarray  # int32
     offsets: np.ndarray  # int64, len = n_lines + 1
     report: CorpusReport
+    path: Path | None = None  # where it is cached (see :func:`lemmatised_corpus`)
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -192,8 +193,11 @@ def iter_lemma_lines(
     on_file: Callable[[str], None] | None = None,
 ) -> Iterator[list[str]]:
     """Lemmatised lines of the corpus, uncached (see :func:`lemmatised_corpus` for the cached form)."""
-    report = report if report is not None else CorpusReport()
     root, files = source_files(sources, limit_files)
+    yield from _lemma_lines(root, files, report if report is not None else CorpusReport(), on_file)
+
+
+def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_file: Callable[[str], None] | None) -> Iterator[list[str]]:
     for entry in files:
         for line in read_lines(root / entry.local_path, report, entry.local_path):
             lemmas = latin.lemmas(line.text)
@@ -212,32 +216,27 @@ def _cache_path(files: list[SourceFile], limit_files: int | None) -> Path:
     return data_home() / COLLECTION / f"lemmas-{digest.hexdigest()[:16]}.npz"
 
 
-def lemmatised_corpus_path(sources: Path | str | None = None, limit_files: int | None = None) -> Path:
-    """Where the lemmatised corpus is (or will be) cached."""
-    _root, files = source_files(sources, limit_files)
-    return _cache_path(files, limit_files)
-
-
 def lemmatised_corpus(
     sources: Path | str | None = None,
     limit_files: int | None = None,
     on_file: Callable[[str], None] | None = None,
 ) -> LemmaCorpus:
     """The lemmatised corpus, computed once and cached (``on_file`` is called per file when computing)."""
-    path = lemmatised_corpus_path(sources, limit_files)
+    root, files = source_files(sources, limit_files)  # verified once, for the cache key and the reading
+    path = _cache_path(files, limit_files)
     if path.is_file():
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
-            return LemmaCorpus(z["vocab"].tolist(), z["ids"], z["offsets"], CorpusReport(**meta))
+            return LemmaCorpus(z["vocab"].tolist(), z["ids"], z["offsets"], CorpusReport(**meta), path)
     report = CorpusReport()
     vocab: dict[str, int] = {}
     ids: list[int] = []
     offsets = [0]
-    for lemmas in iter_lemma_lines(sources, limit_files, report, on_file):
+    for lemmas in _lemma_lines(root, files, report, on_file):
         ids.extend(vocab.setdefault(lemma, len(vocab)) for lemma in lemmas)
         offsets.append(len(ids))
     corpus = LemmaCorpus(
-        list(vocab), np.asarray(ids, dtype=np.int32), np.asarray(offsets, dtype=np.int64), report
+        list(vocab), np.asarray(ids, dtype=np.int32), np.asarray(offsets, dtype=np.int64), report, path
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".partial.npz")
