@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from latin_intertext.benchmark import Benchmark, Run
-from latin_intertext.evaluate.cv import Fold, grouped_folds
+from latin_intertext.benchmark import Benchmark
+from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
 from latin_intertext.retrieve.base import make_retriever
@@ -30,17 +30,6 @@ def variants() -> list[Variant]:
         + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family != "background rarity"]
         + [Variant("full model + lemma rarity in Tesserae-la (614 texts)", background="tesserae-la")]
     )
-
-
-def out_of_fold(ranker: EvidenceRanker, bench: Benchmark, folds: list[Fold], k: int = 1000) -> Run:
-    """Fit on the other folds, search each fold; the ranker's index and feature cache are shared (label-free)."""
-    run: Run = {}
-    texts = bench.query_texts
-    for fold in folds:
-        test = set(fold.test_ids)
-        ranker.fit(bench.subset([q.id for q in bench.queries if q.id not in test]))
-        run.update(ranker.search({q: texts[q] for q in fold.test_ids}, k))
-    return run
 
 
 def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> float:

@@ -75,11 +75,18 @@ def cross_validate(
     k: int = 1000,
     on_fold: Callable[[Fold], None] | None = None,
 ) -> Run:
-    """The out-of-fold run: each fold's queries are searched by a model fitted on the other folds only.
+    """The out-of-fold run of a fresh retriever; its corpus index is built once (it sees no labels)."""
+    return out_of_fold(make().index(benchmark.corpus), benchmark, folds, k, on_fold)
 
-    The corpus index is built once (it sees no labels); ``fit`` is called afresh for each fold.
-    """
-    retriever = make().index(benchmark.corpus)
+
+def out_of_fold(
+    retriever: Retriever,
+    benchmark: Benchmark,
+    folds: list[Fold],
+    k: int = 1000,
+    on_fold: Callable[[Fold], None] | None = None,
+) -> Run:
+    """Each fold's queries searched by ``retriever`` (already indexed), fitted afresh on the other folds only."""
     run: Run = {}
     texts = benchmark.query_texts
     for fold in folds:
