@@ -70,3 +70,19 @@ def test_lemma_candidates_unites_simplemma_and_lexicon():
     assert "uir" in latin.lemma_candidates("virumque")
     assert "iubeo" in latin.lemma_candidates("Iussit")
     assert all(c == latin.fold(c) for c in latin.lemma_candidates("Iove"))
+
+
+@pytest.mark.parametrize(
+    "form, verb",
+    [("rotantes", "roto"), ("tumens", "tumeo"), ("haerens", "haereo"), ("vibrantem", "uibro"), ("capientis", "capio"), ("abeuntes", "abeo")],
+)
+def test_present_participles_also_get_their_verb(form, verb):
+    assert verb in latin.lemma_candidates(form)  # the lexicon alone does not parse present participles
+
+
+@pytest.mark.parametrize("form", ["dens", "mons", "frons", "gens"])
+def test_nouns_in_ns_are_not_made_verbs(form):
+    from latin_intertext.lexicon import participle_verb_forms
+
+    assert form in latin.lemma_candidates(form)
+    assert participle_verb_forms(latin.fold(form)) == []  # a stem of one or two letters is never taken for a verb's

@@ -201,8 +201,8 @@ def test_families_partition_the_features():
 
 def test_dropped_family_is_fitted_and_searched_without_it(corpus, bench):
     ranker = small_ranker(drop_families=("sound", "query-relative")).index(corpus).fit(bench.subset(TRAIN))
-    assert ranker._booster.feature_name() == ranker.feature_names
-    assert "char_cos" not in ranker._booster.feature_name()
+    assert ranker._boosters[0].feature_name() == ranker.feature_names
+    assert "char_cos" not in ranker._boosters[0].feature_name()
     assert next(iter(ranker.search(texts(("q4",)), k=3)["q4"])) == corpus[QUERIES["q4"][1]].id
 
 
@@ -281,3 +281,32 @@ def test_shipped_model_explains_parallels_for_a_passage_outside_the_benchmark(be
     top = next(h for h in hits if h.citation.id == "vergil-10-65")
     assert {"homo", "diuus"} <= {m.lemma for m in top.matches}
     assert all(w.form.lower() in top.text.lower() for m in top.matches for w in m.line)
+
+
+def test_a_phrase_running_over_a_line_break_lifts_the_next_line():
+    lines = LINES + [
+        ("Tertius", "Liber", "ecce venit Hippolyte"),  # unfinished: the sentence runs on
+        ("Tertius", "Liber", "haerebat lacrimans ad limina templi."),
+        ("Tertius", "Liber", "ecce venit Phaethon."),  # finished: the next line starts afresh
+        ("Tertius", "Liber", "haerebat lacrimans ad limina templi."),
+    ]
+    ranker = small_ranker().index(make_corpus(lines))
+    cand, matrix = ranker._features("Hippolyte Phaethon pallida")
+    row = {int(i): r for i, r in zip(cand, matrix)}
+    first = len(LINES)
+    across, open_end = ALL_FEATURES.index("nb_across_idf"), ALL_FEATURES.index("open_end")
+    assert row[first + 1][across] > 0 and row[first + 3][across] == 0
+    assert row[first][open_end] == 1 and row[first + 2][open_end] == 0
+
+
+def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
+    from latin_intertext.evaluate.ablation import EVIDENCE_CLASSES, gold_by_evidence
+
+    ranker = small_ranker().index(corpus)
+    query = Query("q", "galeam miles capit", 1, 1, 1, "[]", 1)
+    # line 3 shares galea/miles/capio; line 4 only neighbours it; line 8 (another work) shares nothing
+    bench = Benchmark(corpus, [query], {"q": {corpus[3].id: 1, corpus[4].id: 1, corpus[8].id: 1}})
+    rows = gold_by_evidence(ranker, bench, {"q": {corpus[3].id: 2.0, corpus[8].id: 1.0}}, depth=1)
+    assert [r["evidence"] for r in rows] == list(EVIDENCE_CLASSES)
+    assert [r["lines"] for r in rows] == [1, 1, 1]
+    assert [r["found_at_1"] for r in rows] == [1.0, 0.0, 0.0]  # line 8 is in the run, but below the cut

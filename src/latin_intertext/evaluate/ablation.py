@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from latin_intertext.benchmark import Benchmark
+from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
-from latin_intertext.evaluate.metrics import evaluate_run
+from latin_intertext.evaluate.metrics import evaluate_run, ranked
 from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
 from latin_intertext.retrieve.base import make_retriever
+from latin_intertext.retrieve.features import Unit, shared_lemmas
 from latin_intertext.retrieve.ranker import FAMILIES, EvidenceRanker
 
 REPORTED = ("ndcg_at_10", "recall_at_100", "map", "recall_at_1000")
@@ -44,6 +45,33 @@ def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> float:
     return found / total if total else 0.0
 
 
+EVIDENCE_CLASSES = ("shares a lemma with the query", "only through a neighbouring line", "shares no lemma")
+
+
+def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = 100) -> list[dict]:
+    """Relevant lines grouped by the lexical evidence they offer, with the share of each the run finds in its top ``depth``.
+
+    Shows where the lexical ceiling lies: a line sharing no lemma with its query (nor its neighbours) can only be
+    found by luck or by evidence other than vocabulary.
+    """
+    lines = ranker._lines
+    found = {c: [] for c in EVIDENCE_CLASSES}
+    for q in bench.queries:
+        unit = Unit.of(q.text)
+        top = {d for d, _ in ranked(run.get(q.id, {}), depth)}
+        for doc_id in bench.qrels.get(q.id, {}):
+            i = bench.doc_index[doc_id]
+            if shared_lemmas(lines, unit, i):
+                cls = EVIDENCE_CLASSES[0]
+            elif shared_lemmas(lines, unit, int(lines.prev[i])) or shared_lemmas(lines, unit, int(lines.next[i])):
+                cls = EVIDENCE_CLASSES[1]
+            else:
+                cls = EVIDENCE_CLASSES[2]
+            found[cls].append(doc_id in top)
+    total = sum(len(v) for v in found.values())
+    return [{"evidence": c, "lines": len(v), "share": len(v) / total if total else 0.0, f"found_at_{depth}": sum(v) / len(v) if v else 0.0} for c, v in found.items()]
+
+
 def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] = ("bm25", "bm25-lemma", "charngram", "tesserae"), on_step: Callable[[str], None] | None = None) -> dict:
     step = on_step or (lambda _s: None)
     folds = grouped_folds(bench.queries, n_folds)
@@ -72,6 +100,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     return {
         "folds": [f.describe() for f in folds],
         "candidate_recall": candidate_recall(rankers[None], bench),
+        "gold_by_evidence": gold_by_evidence(rankers[None], bench, main),
         "metrics": main_eval.means,
         "ci95": {m: (c.low, c.high) for m, c in ci.items()},
         "ablation": rows,
@@ -97,6 +126,9 @@ def to_markdown(report: dict) -> str:
     ]
     lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] |" for k in REPORTED]
     lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f}", ""]
+    lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 |", "|---|---|---|---|"]
+    lines += [f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g['found_at_100']:.1%} |" for g in report["gold_by_evidence"]]
+    lines += [""]
     lines += ["| variant | nDCG@10 | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|"]
     full = report["ablation"][0]
     for row in report["ablation"]:

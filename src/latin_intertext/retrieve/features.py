@@ -16,6 +16,7 @@ depends on a particular author, work or on the gold data.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -27,6 +28,9 @@ from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
 
 CHANNELS = ("lemma", "lemmaset", "form", "stem", "bigram")
+EDGE_CHANNELS = ("head", "tail")  # candidate lemmas of a line's first / last EDGE_WORDS words
+EDGE_WORDS = 2
+_CLOSED = re.compile(r"[.;:?!][\s'\"\u2019\u201d)\]]*$")
 STEM_LENGTH = 5
 BIGRAM_WINDOW = 3
 N_STOP = 10  # Tesserae v3's stop list: the most frequent lemmas of the corpus
@@ -59,6 +63,8 @@ class Unit:
             for b in tokens[i + 1 : i + 1 + BIGRAM_WINDOW]:
                 pair = "|".join(sorted((a.lemma, b.lemma)))
                 terms["bigram"].setdefault(pair, []).append(a.position)
+        for channel, edge in (("head", tokens[:EDGE_WORDS]), ("tail", tokens[-EDGE_WORDS:])):
+            terms[channel] = {lemma: [t.position] for t in edge for lemma in sorted(latin.lemma_candidates(t.form))}
         return cls(len(tokens), terms, tuple(t.norm for t in tokens))
 
 
@@ -87,7 +93,7 @@ class LineIndex:
             if progress:
                 progress(1)
         n = len(lines)
-        for channel in CHANNELS:
+        for channel in CHANNELS + EDGE_CHANNELS:
             vocab: dict[str, int] = {}
             rows, cols = [], []
             for i, unit in enumerate(index.units):
@@ -105,6 +111,7 @@ class LineIndex:
         index.stop = frozenset(sorted(index.lemma_freq, key=lambda l: (-index.lemma_freq[l], l))[:N_STOP])
         index.prev, index.next = neighbours(lines)
         index.lengths = np.array([u.n_words for u in index.units], dtype=np.float32)
+        index.open_end = np.array([not _CLOSED.search(d.text.rstrip()) for d in lines], dtype=np.float32)
         index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), preprocessor=latin.fold, sublinear_tf=True, dtype=np.float32)
         index.char_matrix = index.char.fit_transform([d.text for d in lines]).T.tocsr()
         return index
@@ -129,7 +136,7 @@ def _shift(values: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 DENSE_FEATURES = [
     f"{c}_{s}" for c in CHANNELS for s in ("idf_sum", "count", "idf_max")
-] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words"]
+] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words", "open_end", "open_start", "nb_across_idf"]
 PAIR_FEATURES = [
     "tess_score",
     "tess_dist_target",
@@ -177,19 +184,48 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     nb_stem = np.maximum(_shift(stem_idf, index.prev), _shift(stem_idf, index.next))
     nb_char = np.maximum(_shift(char_cos, index.prev), _shift(char_cos, index.next))
     window = lemmaset_idf + _shift(lemmaset_idf, index.prev) + _shift(lemmaset_idf, index.next)
-    cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths]
-    return np.column_stack(cols).astype(np.float32)
+    head, tail = (_edge_idf(index, query, channel) for channel in EDGE_CHANNELS)
+    open_start = np.where(index.prev >= 0, _shift(index.open_end, index.prev), 0.0)
+    # a phrase running over the line break: the query's words at the end of an unfinished previous line or the start of the next
+    across = np.maximum(open_start * _shift(tail, index.prev), index.open_end * _shift(head, index.next))
+    cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, open_start, across]
+    out = np.empty((n, len(cols)), dtype=np.float32, order="F")  # column by column: contiguous writes
+    for j, col in enumerate(cols):
+        out[:, j] = col
+    return out
+
+
+def _edge_idf(index: LineIndex, query: Unit, channel: str) -> np.ndarray:
+    vocab = index.vocab[channel]
+    ids = [vocab[t] for t in query.terms["lemmaset"] if t in vocab and t not in index.stop]
+    if not ids:
+        return np.zeros(len(index.lines), np.float32)
+    lemma_vocab = index.vocab["lemmaset"]
+    idf = np.array([index.idf["lemmaset"][lemma_vocab[t]] for t in query.terms["lemmaset"] if t in vocab and t not in index.stop], np.float32)
+    return np.asarray(index.matrices[channel][:, ids] @ idf).ravel()
 
 
 def _distance(positions: list[int]) -> int:
     return (max(positions) - min(positions) + 1) if len(positions) > 1 else 1
 
 
-def pair_features(index: LineIndex, query: Unit, doc: int) -> list[float]:
-    """Tesserae-style evidence for one pair: frequencies and distances of the matched words."""
+def pair_feature_matrix(index: LineIndex, query: Unit, docs: np.ndarray) -> np.ndarray:
+    """:func:`pair_features` of the query against each line of ``docs``: (len(docs), len(PAIR_FEATURES))."""
+    rarest = rarest_query_lemmas(index, query)
+    rows = [pair_features(index, query, int(i), rarest) for i in docs]
+    return np.array(rows, dtype=np.float32).reshape(len(docs), len(PAIR_FEATURES))
+
+
+def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | None = None) -> list[float]:
+    """Tesserae-style evidence for one pair: frequencies and distances of the matched words.
+
+    ``rarest`` is :func:`rarest_query_lemmas` of the query, passed in when scoring many lines for one query.
+    """
+    rarest = rarest_query_lemmas(index, query) if rarest is None else rarest
     target = index.units[doc]
     q_terms, t_terms = query.terms["lemmaset"], target.terms["lemmaset"]
-    shared = [l for l in q_terms if l in t_terms and l not in index.stop]
+    common = shared_lemmas(index, query, doc)
+    shared = [l for l in q_terms if l in common]  # in the query's order
     q_pos = sorted({p for l in shared for p in q_terms[l]})
     t_pos = sorted({p for l in shared for p in t_terms[l]})
     freq = {l: index.lemma_freq.get(l, 1) for l in shared}
@@ -234,11 +270,19 @@ def pair_features(index: LineIndex, query: Unit, doc: int) -> list[float]:
         bg[0],
         bg[1],
         *phrase,
-        float(sum(1 for l in _rarest_query_lemmas(index, query) if l in t_terms)),
+        float(sum(1 for l in rarest if l in t_terms)),
     ]
 
 
-def _rarest_query_lemmas(index: LineIndex, query: Unit, n: int = 3) -> list[str]:
+def shared_lemmas(index: LineIndex, query: Unit, doc: int) -> set[str]:
+    """The query's candidate lemmas (stop list aside) that line ``doc`` also has; empty for ``doc`` = -1."""
+    if doc < 0:
+        return set()
+    target = index.units[doc].terms["lemmaset"]
+    return {l for l in query.terms["lemmaset"] if l in target and l not in index.stop}
+
+
+def rarest_query_lemmas(index: LineIndex, query: Unit, n: int = 3) -> list[str]:
     vocab, idf = index.vocab["lemmaset"], index.idf["lemmaset"]
     known = [l for l in query.terms["lemmaset"] if l in vocab and l not in index.stop]
     return sorted(known, key=lambda l: (-idf[vocab[l]], l))[:n]

@@ -2,7 +2,9 @@
 
 Stage 1 takes the union of the top candidates of several cheap channels (lemma
 sets, stems, character trigrams) and the neighbours of the best ones. Stage 2
-scores each candidate from the features in :mod:`latin_intertext.retrieve.features`.
+scores each candidate from the features in :mod:`latin_intertext.retrieve.features`,
+averaging ``n_models`` LightGBM rankers that differ only in their random samples of negative
+candidates and features (a bag: the average ranks more steadily than any one member).
 ``fit`` sees only the training queries' texts and qrels; ``search`` sees query texts only.
 Without ``fit``, the model shipped in ``latin_intertext/models`` (trained on all 482
 queries by ``latin-intertext train-ranker``) is used: fine for searching, never for benchmark figures.
@@ -11,6 +13,7 @@ queries by ``latin-intertext train-ranker``) is used: fine for searching, never 
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -20,7 +23,7 @@ import numpy as np
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve.base import LearnedRetriever, register
-from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, pair_features, window_char_cos
+from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, pair_feature_matrix, window_char_cos
 
 FAMILIES = {
     "lemmas": [f for f in FEATURES if f.startswith(("lemma_", "lemmaset_", "form_"))],
@@ -32,7 +35,7 @@ FAMILIES = {
     "background rarity": ["bg_idf_rarest", "bg_idf_second"],
     "position": ["edge_match", "same_sedes"],
     "sound": ["char_cos", "window_char_cos"],
-    "neighbours": [f for f in FEATURES if f.startswith(("nb_", "window_"))],
+    "neighbours": [f for f in FEATURES if f.startswith(("nb_", "window_"))] + ["open_end", "open_start"],
     "lengths": ["line_words", "query_words"],
     "query-relative": None,  # filled below: each key feature's rank among the query's candidates
 }
@@ -40,7 +43,7 @@ RELATIVE_OF = (
     "lemmaset_idf_sum", "stem_idf_sum", "char_cos", "tess_score", "bigram_idf_sum", "window_lemmaset_idf",
     "phrase_idf", "idf_rarest", "idf_second", "window_char_cos", "lemmaset_idf_max", "form_idf_sum", "matched_tokens", "nb_lemmaset_idf",
 )
-RELATIVE = [f"rank_{f}" for f in RELATIVE_OF]
+RELATIVE = [f"rank_{f}" for f in RELATIVE_OF] + [f"gap_{f}" for f in RELATIVE_OF]
 FAMILIES["query-relative"] = RELATIVE
 ALL_FEATURES = FEATURES + ["window_char_cos"] + RELATIVE
 AUTHOR_FEATURE = "author_prior"
@@ -63,6 +66,7 @@ class EvidenceRanker(LearnedRetriever):
         self,
         n_candidates: int = 300,
         n_char_candidates: int = 100,
+        n_neighbour_seeds: int = 60,
         n_estimators: int = 150,
         learning_rate: float = 0.05,
         num_leaves: int = 31,
@@ -70,12 +74,16 @@ class EvidenceRanker(LearnedRetriever):
         author_prior: bool = False,
         drop_families: tuple[str, ...] = (),
         seed: int = 0,
+        n_models: int = 4,
+        negative_fraction: float = 0.8,
+        n_jobs: int = 2,
         model_path: str | None = None,
         background: str | None = None,
     ):
         super().__init__()
         self.n_candidates = n_candidates
         self.n_char_candidates = n_char_candidates
+        self.n_neighbour_seeds = n_neighbour_seeds
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.num_leaves = num_leaves
@@ -83,9 +91,12 @@ class EvidenceRanker(LearnedRetriever):
         self.author_prior = author_prior
         self.drop_families = tuple(drop_families)
         self.seed = seed
+        self.n_models = n_models
+        self.negative_fraction = negative_fraction
+        self.n_jobs = n_jobs
         self.model_path = model_path
         self.background = background
-        self._booster = None
+        self._boosters: list = []  # the bagged LightGBM models, averaged at search time
         self._trained_features: list[str] = []
 
     # -- corpus ---------------------------------------------------------------
@@ -116,7 +127,7 @@ class EvidenceRanker(LearnedRetriever):
         col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
         first = first_stage_score(dense) if first is None else first
         picks = [_top(first, self.n_candidates), _top(col["char_cos"], self.n_char_candidates), _top(col["form_idf_sum"], self.n_char_candidates)]
-        best = _top(first, 60)
+        best = _top(first, self.n_neighbour_seeds)
         picks += [self._lines.prev[best], self._lines.next[best]]
         cand = np.unique(np.concatenate(picks))
         return cand[cand >= 0]
@@ -128,9 +139,9 @@ class EvidenceRanker(LearnedRetriever):
             dense = dense_features(self._lines, query)
             first = first_stage_score(dense)
             cand = self.candidates(dense, first)
-            pairs = np.array([pair_features(self._lines, query, int(i)) for i in cand], dtype=np.float32).reshape(len(cand), -1)
+            pairs = pair_feature_matrix(self._lines, query, cand)
             base = np.hstack([dense[cand], pairs, window_char_cos(self._lines, query, cand)[:, None]])
-            ranks = np.column_stack([_rank_fraction(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF]) if len(cand) else np.zeros((0, len(RELATIVE_OF)))
+            ranks = np.column_stack([_rank_fraction(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF] + [_gap_to_best(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF]) if len(cand) else np.zeros((0, len(RELATIVE)))
             self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None]]))
             self._tail[text] = _tail(first, cand, TAIL_DEPTH)
         return self._cache[text]
@@ -156,37 +167,51 @@ class EvidenceRanker(LearnedRetriever):
             groups.append(len(cand))
         if not blocks:
             raise LatinIntertextError("No training query has a relevant line among its candidates; cannot fit the ranker.")
-        model = lgb.LGBMRanker(
-            objective="lambdarank",
-            n_estimators=self.n_estimators,
-            learning_rate=self.learning_rate,
-            num_leaves=self.num_leaves,
-            min_child_samples=self.min_child_samples,
-            subsample=0.8,
-            subsample_freq=1,
-            colsample_bytree=0.8,
-            random_state=self.seed,
-            n_jobs=1,  # OpenMP threads spin under contention: one thread is several times faster on a shared 2-core machine
-            verbose=-1,
-            lambdarank_truncation_level=50,
-            deterministic=True,
-            force_row_wise=True,
-        )
-        categorical = [self.feature_names.index(AUTHOR_FEATURE)] if self.author_prior else "auto"
-        model.fit(np.vstack(blocks), np.concatenate(labels), group=groups, feature_name=self.feature_names, categorical_feature=categorical)
-        self._booster = model.booster_
+        members = range(self.n_models)
+        with ThreadPoolExecutor(max_workers=max(self.n_jobs, 1)) as pool:  # LightGBM releases the GIL while it trains
+            self._boosters = list(pool.map(lambda member: self._fit_member(blocks, labels, member), members))
         self._trained_features = list(self.feature_names)
         return self
 
+    def _fit_member(self, blocks: list[np.ndarray], labels: list[np.ndarray], member: int):
+        """One bagged member: every positive, and a random ``negative_fraction`` of each query's other candidates."""
+        import lightgbm as lgb
+
+        rng = np.random.default_rng(self.seed + member)
+        keeps = [(y == 1) | (rng.random(len(y)) < self.negative_fraction) for y in labels]
+        data = lgb.Dataset(
+            np.vstack([x[k] for x, k in zip(blocks, keeps)]),
+            np.concatenate([y[k] for y, k in zip(labels, keeps)]),
+            group=[int(k.sum()) for k in keeps],
+            feature_name=self.feature_names,
+            categorical_feature=[self.feature_names.index(AUTHOR_FEATURE)] if self.author_prior else "auto",
+            params={"verbose": -1},
+        )
+        params = {
+            "objective": "lambdarank",
+            "learning_rate": self.learning_rate,
+            "num_leaves": self.num_leaves,
+            "min_child_samples": self.min_child_samples,
+            "feature_fraction": 0.8,
+            "lambdarank_truncation_level": 50,
+            "num_threads": 1,  # OpenMP threads spin under contention; members run side by side instead
+            "deterministic": True,
+            "force_row_wise": True,
+            "seed": self.seed + member,
+            "verbose": -1,
+        }
+        return lgb.train(params, data, num_boost_round=self.n_estimators)
+
     def save(self, path: Path) -> None:
-        if self._booster is None:
+        """One text file holding every member's LightGBM model, plus a JSON sidecar with the feature list."""
+        if not self._boosters:
             raise LatinIntertextError("Nothing to save: fit() the ranker first (or run `latin-intertext train-ranker`).")
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._booster.save_model(str(path))
+        path.write_text(MEMBER_SEPARATOR.join(b.model_to_string() for b in self._boosters))
         path.with_suffix(".json").write_text(json.dumps({"features": self.feature_names, "params": self.params()}, indent=2) + "\n")
 
     def _ensure_model(self) -> None:
-        if self._booster is not None:
+        if self._boosters:
             if self._trained_features != self.feature_names:
                 raise LatinIntertextError("The ranker's features changed since it was fitted (drop_families / author_prior); fit it again.")
             return
@@ -201,7 +226,7 @@ class EvidenceRanker(LearnedRetriever):
         meta = json.loads(sidecar.read_text())
         if meta["features"] != self.feature_names:
             raise LatinIntertextError(f"{path} was trained on features {meta['features']}, not {self.feature_names}; retrain it with `latin-intertext train-ranker`.")
-        self._booster = lgb.Booster(model_file=str(path))
+        self._boosters = [lgb.Booster(model_str=text) for text in path.read_text().split(MEMBER_SEPARATOR)]
         self._trained_features = list(meta["features"])
 
     # -- search ---------------------------------------------------------------
@@ -223,10 +248,14 @@ class EvidenceRanker(LearnedRetriever):
         """(line indexes, scores) of the candidates of one passage: the search page's entry point."""
         self._ensure_model()
         cand, matrix = self._features(text)
-        return cand, (self._booster.predict(self._select(matrix)) if len(cand) else np.array([]))
+        if not len(cand):
+            return cand, np.array([])
+        features = self._select(matrix)
+        return cand, np.mean([booster.predict(features) for booster in self._boosters], axis=0)
 
 
 TAIL_DEPTH = 1000
+MEMBER_SEPARATOR = "\n#### next bagged member ####\n"
 
 
 def first_stage_score(dense: np.ndarray) -> np.ndarray:
@@ -249,6 +278,11 @@ def _rank_fraction(values: np.ndarray) -> np.ndarray:
     ranks = np.empty(len(values), dtype=np.float32)
     ranks[order] = np.arange(len(values)) / max(len(values) - 1, 1)
     return ranks
+
+
+def _gap_to_best(values: np.ndarray) -> np.ndarray:
+    """How far each value falls short of the query's best candidate."""
+    return (values.max() - values).astype(np.float32)
 
 
 def _top(values: np.ndarray, n: int) -> np.ndarray:
