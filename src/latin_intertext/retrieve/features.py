@@ -80,6 +80,8 @@ class LineIndex:
     prev: np.ndarray | None = None
     next: np.ndarray | None = None
     lengths: np.ndarray | None = None
+    open_end: np.ndarray | None = None  # 1 where the line's sentence runs on into the next line
+    open_start: np.ndarray | None = None  # 1 where the previous line's sentence runs on into this one
     stop: frozenset[str] = frozenset()
     lemma_freq: dict[str, int] = field(default_factory=dict)
     background_idf: Callable[[str], float] | None = None  # rarity in a large Latin corpus, if given
@@ -112,6 +114,7 @@ class LineIndex:
         index.prev, index.next = neighbours(lines)
         index.lengths = np.array([u.n_words for u in index.units], dtype=np.float32)
         index.open_end = np.array([not _CLOSED.search(d.text.rstrip()) for d in lines], dtype=np.float32)
+        index.open_start = _shift(index.open_end, index.prev)
         index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), preprocessor=latin.fold, sublinear_tf=True, dtype=np.float32)
         index.char_matrix = index.char.fit_transform([d.text for d in lines]).T.tocsr()
         return index
@@ -185,10 +188,9 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     nb_char = np.maximum(_shift(char_cos, index.prev), _shift(char_cos, index.next))
     window = lemmaset_idf + _shift(lemmaset_idf, index.prev) + _shift(lemmaset_idf, index.next)
     head, tail = (_edge_idf(index, query, channel) for channel in EDGE_CHANNELS)
-    open_start = np.where(index.prev >= 0, _shift(index.open_end, index.prev), 0.0)
     # a phrase running over the line break: the query's words at the end of an unfinished previous line or the start of the next
-    across = np.maximum(open_start * _shift(tail, index.prev), index.open_end * _shift(head, index.next))
-    cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, open_start, across]
+    across = np.maximum(index.open_start * _shift(tail, index.prev), index.open_end * _shift(head, index.next))
+    cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, index.open_start, across]
     out = np.empty((n, len(cols)), dtype=np.float32, order="F")  # column by column: contiguous writes
     for j, col in enumerate(cols):
         out[:, j] = col
@@ -196,13 +198,14 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
 
 
 def _edge_idf(index: LineIndex, query: Unit, channel: str) -> np.ndarray:
+    """Rarity-weighted count of the query's lemmas among each line's first (``head``) or last (``tail``) words."""
     vocab = index.vocab[channel]
-    ids = [vocab[t] for t in query.terms["lemmaset"] if t in vocab and t not in index.stop]
-    if not ids:
+    terms = [t for t in query.terms["lemmaset"] if t in vocab and t not in index.stop]
+    if not terms:
         return np.zeros(len(index.lines), np.float32)
     lemma_vocab = index.vocab["lemmaset"]
-    idf = np.array([index.idf["lemmaset"][lemma_vocab[t]] for t in query.terms["lemmaset"] if t in vocab and t not in index.stop], np.float32)
-    return np.asarray(index.matrices[channel][:, ids] @ idf).ravel()
+    idf = np.array([index.idf["lemmaset"][lemma_vocab[t]] for t in terms], np.float32)
+    return np.asarray(index.matrices[channel][:, [vocab[t] for t in terms]] @ idf).ravel()
 
 
 def _distance(positions: list[int]) -> int:

@@ -141,7 +141,8 @@ class EvidenceRanker(LearnedRetriever):
             cand = self.candidates(dense, first)
             pairs = pair_feature_matrix(self._lines, query, cand)
             base = np.hstack([dense[cand], pairs, window_char_cos(self._lines, query, cand)[:, None]])
-            ranks = np.column_stack([_rank_fraction(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF] + [_gap_to_best(base[:, ALL_FEATURES.index(f)]) for f in RELATIVE_OF]) if len(cand) else np.zeros((0, len(RELATIVE)))
+            key = [base[:, ALL_FEATURES.index(f)] for f in RELATIVE_OF]
+            ranks = np.column_stack([_rank_fraction(v) for v in key] + [_gap_to_best(v) for v in key]) if len(cand) else np.zeros((0, len(RELATIVE)))
             self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None]]))
             self._tail[text] = _tail(first, cand, TAIL_DEPTH)
         return self._cache[text]
