@@ -190,3 +190,13 @@ def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm2
     png = md.with_suffix(".png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "skipped" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [(["search", "arma virumque", "-k", "3"], "No such option: -k"), (["search"], "Missing argument"), (["evaluate", "--cv", "many"], "Invalid value for '--cv'")],
+)
+def test_usage_errors_are_one_line_and_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and "Usage: latin-intertext" in err

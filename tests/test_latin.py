@@ -86,3 +86,18 @@ def test_nouns_in_ns_are_not_made_verbs(form):
 
     assert form in latin.lemma_candidates(form)
     assert participle_verb_forms(latin.fold(form)) == []  # a stem of one or two letters is never taken for a verb's
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [("Cleonaeo", "Cleonaei"), ("Hippotades", "Hippotadae"), ("Tritonia", "Tritoniae"), ("Thessalico", "Thessalicus"), ("Pyracmon", "Pyracmone")],
+)
+def test_inflected_names_no_lexicon_knows_share_a_guessed_stem(a, b):
+    assert not latin.is_known(latin.fold(a).lower())  # else simplemma's lemma would be used
+    assert latin.lemmas(a) == latin.lemmas(b)
+
+
+def test_known_words_and_short_unknown_forms_keep_their_lemma():
+    assert latin.lemmas("metus timor") == ["metus", "timor"]
+    assert latin.guess_stem("nee") == "nee"  # a stem of fewer than four letters is not trusted
+    assert latin.guess_stem("tune") == "tune"

@@ -310,3 +310,29 @@ def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     assert [r["evidence"] for r in rows] == list(EVIDENCE_CLASSES)
     assert [r["lines"] for r in rows] == [1, 1, 1]
     assert [r["found_at_1"] for r in rows] == [1.0, 0.0, 0.0]  # line 8 is in the run, but below the cut
+
+
+def test_scene_evidence_counts_the_query_words_around_a_line_within_its_book():
+    from latin_intertext.retrieve.features import scene_bounds
+
+    lines = LINES + [("Tertius", "Liber", text) for text in ("ratis alta vocat", "nox erat", "ventus erat", "rursus erat", "undique silva")]
+    lines += [("Quartus", "Liber", "ratis alta vocat")]  # another book: outside every scene of the third
+    ranker = small_ranker().index(make_corpus(lines))
+    first = len(LINES)
+    lo, hi = scene_bounds(ranker._lines.prev, ranker._lines.next, 2)
+    assert (lo[first + 2], hi[first + 2]) == (first, first + 4)
+    assert (lo[first + 4], hi[first + 4]) == (first + 2, first + 4)  # the book ends here
+    cand, matrix = ranker._features("ratis alta rursus")
+    row = {int(i): r for i, r in zip(cand, matrix)}
+    scene = ALL_FEATURES.index("scene_lemmaset_idf")
+    assert row[first + 3][scene] > 0  # ratis / alta stand three lines above: the same scene
+    assert row[first][scene] > 0  # rursus stands three lines below
+    assert row[first + 5][scene] == 0  # the other book's line has no scene of its own here
+
+
+def test_query_position_tells_where_the_shared_words_stand_in_the_query(corpus):
+    ranker = small_ranker().index(corpus)
+    mean, centre = ALL_FEATURES.index("query_pos_mean"), ALL_FEATURES.index("query_center_dist")
+    cand, matrix = ranker._features("galeam miles capit nox erat ventus rursus silva undique")
+    row = {int(i): r for i, r in zip(cand, matrix)}
+    assert row[3][mean] < 0.2 and row[3][centre] > 0.3  # galea/miles/capio open the query

@@ -134,11 +134,27 @@ def _known_exact(form: str) -> bool:
 
 @lru_cache(maxsize=None)
 def lemmatize(form: str) -> str:
-    """The folded lemma of one lower-case word form (without enclitic)."""
+    """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
     for spelling in spellings(form):
         if simplemma.is_known(spelling, lang="la"):
             return fold(simplemma.lemmatize(spelling, lang="la"))
-    return fold(simplemma.lemmatize(fold(form), lang="la"))
+    return guess_stem(fold(form))
+
+
+_CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms])$")
+_FINAL_VOWELS = re.compile(r"[aeiouy]+$")
+MIN_GUESSED_STEM = 4
+
+
+def guess_stem(folded: str) -> str:
+    """A stand-in lemma for a word no lexicon knows (mostly names and their adjectives): the form without its case ending.
+
+    Both lexicons miss many Greek and mythological names, and simplemma returns an unknown form unchanged, so
+    *Cleonaeo* would never meet *Cleonaei*, nor *Hippotades* *Hippotadae*. Both become ``cleon``/``hippotad`` here.
+    A stem shorter than four letters is not trusted: the form is kept.
+    """
+    stem = _FINAL_VOWELS.sub("", _CASE_ENDING.sub("", folded))
+    return stem if len(stem) >= MIN_GUESSED_STEM else folded
 
 
 @lru_cache(maxsize=None)

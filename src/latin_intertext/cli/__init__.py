@@ -31,7 +31,7 @@ def _load_commands() -> None:
 def main(argv: list[str] | None = None) -> int:
     _load_commands()
     try:
-        app(args=argv, standalone_mode=False)
+        app(args=argv, prog_name="latin-intertext", standalone_mode=False)
     except LatinIntertextError as exc:
         console.print("[bold red]error:[/] " + _escape(str(exc)), highlight=False)
         return exc.exit_code
@@ -41,14 +41,22 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         console.print("aborted")
         return 130
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            return exc.exit_code
-        raise
+    except _usage_errors() as exc:  # an unknown option, a missing argument, a bad value: click's one-line usage error
+        exc.show()
+        return exc.exit_code
     return 0
+
+
+def _usage_errors() -> tuple[type[Exception], ...]:
+    """click's usage errors, and those of the copy of click that typer (0.29) vendors and raises instead."""
+    import click
+
+    errors: list[type[Exception]] = [click.exceptions.ClickException]
+    try:
+        from typer._click.exceptions import ClickException as vendored
+    except ImportError:  # a typer that uses click itself
+        return tuple(errors)
+    return tuple(errors + [vendored])
 
 
 def _escape(text: str) -> str:

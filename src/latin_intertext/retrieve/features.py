@@ -8,9 +8,10 @@ term's rarity (IDF) in the corpus being searched:
 - ``bigram``: pairs of lemmas standing within three words of each other, in either order.
 
 Plus sound (character 3-grams, TF-IDF cosine), Tesserae v3's score and distances,
-line-edge positions (same word at the start/end of the line), and the same evidence
-on the neighbouring lines, for parallels that cross a line break. Nothing here
-depends on a particular author, work or on the gold data.
+line-edge positions (same word at the start/end of the line), where in the query the
+shared words stand, the same evidence on the neighbouring lines, for parallels that
+cross a line break, and the query's words in the surrounding scene (five lines either
+side, same book). Nothing here depends on a particular author, work or on the gold data.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class LineIndex:
     lengths: np.ndarray | None = None
     open_end: np.ndarray | None = None  # 1 where the line's sentence runs on into the next line
     open_start: np.ndarray | None = None  # 1 where the previous line's sentence runs on into this one
+    scene: tuple[np.ndarray, np.ndarray] | None = None  # first and last line index of each line's scene window, within its book
     stop: frozenset[str] = frozenset()
     lemma_freq: dict[str, int] = field(default_factory=dict)
     background_idf: Callable[[str], float] | None = None  # rarity in a large Latin corpus, if given
@@ -115,6 +117,7 @@ class LineIndex:
         index.lengths = np.array([u.n_words for u in index.units], dtype=np.float32)
         index.open_end = np.array([not _CLOSED.search(d.text.rstrip()) for d in lines], dtype=np.float32)
         index.open_start = _shift(index.open_end, index.prev)
+        index.scene = scene_bounds(index.prev, index.next, SCENE_LINES)
         index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), preprocessor=latin.fold, sublinear_tf=True, dtype=np.float32)
         index.char_matrix = index.char.fit_transform([d.text for d in lines]).T.tocsr()
         return index
@@ -133,13 +136,29 @@ def neighbours(lines: Sequence[CorpusLine]) -> tuple[np.ndarray, np.ndarray]:
     return prev, nxt
 
 
+def scene_bounds(prev: np.ndarray, nxt: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each line, the first and last line within ``radius`` lines of it in the same book."""
+    lo, hi = np.arange(len(prev)), np.arange(len(prev))
+    for _ in range(radius):
+        lo = np.where(prev[lo] >= 0, prev[lo], lo)
+        hi = np.where(nxt[hi] >= 0, nxt[hi], hi)
+    return lo, hi
+
+
+def _scene_sum(values: np.ndarray, bounds: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Sum of ``values`` over each line's scene window, the line itself excluded."""
+    lo, hi = bounds
+    total = np.concatenate([[0.0], np.cumsum(values, dtype=np.float64)])
+    return (total[hi + 1] - total[lo] - values).astype(np.float32)
+
+
 def _shift(values: np.ndarray, where: np.ndarray) -> np.ndarray:
     return np.where(where >= 0, values[np.maximum(where, 0)], 0.0)
 
 
 DENSE_FEATURES = [
     f"{c}_{s}" for c in CHANNELS for s in ("idf_sum", "count", "idf_max")
-] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words", "open_end", "open_start", "nb_across_idf"]
+] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words", "open_end", "open_start", "nb_across_idf", "scene_lemmaset_idf"]
 PAIR_FEATURES = [
     "tess_score",
     "tess_dist_target",
@@ -159,8 +178,11 @@ PAIR_FEATURES = [
     "phrase_gap",
     "phrase_pairs",
     "shares_query_rarest",
+    "query_pos_mean",
+    "query_center_dist",
 ]
 WINDOW_WORDS, WINDOW_STEP = 8, 4
+SCENE_LINES = 5
 PHRASE_WINDOW = 4
 FEATURES = DENSE_FEATURES + PAIR_FEATURES
 
@@ -190,7 +212,8 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     head, tail = (_edge_idf(index, query, channel) for channel in EDGE_CHANNELS)
     # a phrase running over the line break: the query's words at the end of an unfinished previous line or the start of the next
     across = np.maximum(index.open_start * _shift(tail, index.prev), index.open_end * _shift(head, index.next))
-    cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, index.open_start, across]
+    scene = _scene_sum(lemmaset_idf, index.scene)  # the surrounding passage shares the query's vocabulary: the same kind of scene
+    cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, index.open_start, across, scene]
     out = np.empty((n, len(cols)), dtype=np.float32, order="F")  # column by column: contiguous writes
     for j, col in enumerate(cols):
         out[:, j] = col
@@ -250,13 +273,15 @@ def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | N
         if a != b and a in t_seq and b in t_seq and t_seq.index(a) < t_seq.index(b):
             ordered += 1
     lemma_vocab, lemma_idf = index.vocab["lemmaset"], index.idf["lemmaset"]
-    idfs = sorted((float(lemma_idf[lemma_vocab[l]]) for l in shared if l in lemma_vocab), reverse=True) + [0.0, 0.0]
+    shared_idf = {l: float(lemma_idf[lemma_vocab[l]]) for l in shared}  # shared lemmas stand in a corpus line: all in the vocabulary
+    idfs = sorted(shared_idf.values(), reverse=True) + [0.0, 0.0]
     background = index.background_idf
     bg = sorted((background(l) for l in shared), reverse=True) + [0.0, 0.0] if background else [0.0, 0.0]
-    phrase = _phrase_evidence(shared, q_terms, t_terms, {l: float(lemma_idf[lemma_vocab[l]]) if l in lemma_vocab else 0.0 for l in shared})
+    phrase = _phrase_evidence(shared, q_terms, t_terms, shared_idf)
     last = target.n_words - 1
     edge = sum(1 for l in shared if (0 in t_terms[l] or last in t_terms[l]))
     sedes = sum(1 for l in shared if any((target.n_words - p) in {query.n_words - qp for qp in q_terms[l]} for p in t_terms[l]))
+    where = _query_position(shared, q_terms, query.n_words, shared_idf)
     return [
         tess,
         float(d_t),
@@ -274,7 +299,20 @@ def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | N
         bg[1],
         *phrase,
         float(sum(1 for l in rarest if l in t_terms)),
+        *where,
     ]
+
+
+def _query_position(shared: list[str], q_terms: dict, n_words: int, idf: dict[str, float]) -> tuple[float, float]:
+    """Where in the query the shared words stand, 0 at its start and 1 at its end (rarity-weighted mean),
+    and how far they stand from its middle (-1 when nothing is shared): in a passage of several lines
+    the borrowed phrase is often the one that runs over a line break."""
+    weights = [(p / max(n_words - 1, 1), idf[l]) for l in shared for p in q_terms[l]]
+    total = sum(w for _, w in weights)
+    if not weights or total <= 0:
+        return -1.0, -1.0
+    mean = sum(r * w for r, w in weights) / total
+    return mean, sum(abs(r - 0.5) * w for r, w in weights) / total
 
 
 def shared_lemmas(index: LineIndex, query: Unit, doc: int) -> set[str]:

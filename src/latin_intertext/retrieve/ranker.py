@@ -33,9 +33,10 @@ FAMILIES = {
     "rarity": ["idf_rarest", "idf_second", "rare_shared", "shares_query_rarest"],
     "phrases": ["phrase_idf", "phrase_gap", "phrase_pairs"],
     "background rarity": ["bg_idf_rarest", "bg_idf_second"],
-    "position": ["edge_match", "same_sedes"],
+    "position": ["edge_match", "same_sedes", "query_pos_mean", "query_center_dist"],
     "sound": ["char_cos", "window_char_cos"],
     "neighbours": [f for f in FEATURES if f.startswith(("nb_", "window_"))] + ["open_end", "open_start"],
+    "scene": ["scene_lemmaset_idf"],
     "lengths": ["line_words", "query_words"],
     "query-relative": None,  # filled below: each key feature's rank among the query's candidates
 }
