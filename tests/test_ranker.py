@@ -15,7 +15,7 @@ from latin_intertext.evaluate.cv import cross_validate, grouped_folds
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.retrieve import make_retriever
 from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES
-from latin_intertext.retrieve.ranker import ALL_FEATURES, AUTHOR_FEATURE, FAMILIES, EvidenceRanker
+from latin_intertext.retrieve.ranker import ALL_FEATURES, AUTHOR_FEATURE, FAMILIES, EvidenceRanker, monotone_direction
 
 # two invented works of six lines each, in reading order
 WORKS = {
@@ -336,3 +336,19 @@ def test_query_position_tells_where_the_shared_words_stand_in_the_query(corpus):
     cand, matrix = ranker._features("galeam miles capit nox erat ventus rursus silva undique")
     row = {int(i): r for i, r in zip(cand, matrix)}
     assert row[3][mean] < 0.2 and row[3][centre] > 0.3  # galea/miles/capio open the query
+
+
+def test_shipped_model_never_scores_more_evidence_lower():
+    """Monotone constraints: one more shared rare word, a better rank or a smaller shortfall never lowers a line."""
+    ranker = EvidenceRanker()
+    ranker._ensure_model()
+    names = ranker.feature_names
+    rows = np.random.default_rng(0).uniform(0, 8, size=(300, len(names))).astype(np.float32)
+    constrained = [(j, monotone_direction(f)) for j, f in enumerate(names) if monotone_direction(f)]
+    assert len(constrained) > 50
+    for booster in ranker._boosters:
+        base = booster.predict(rows)
+        for j, direction in constrained:
+            more = rows.copy()
+            more[:, j] += 0.5
+            assert np.all(direction * (booster.predict(more) - base) >= -1e-9), names[j]

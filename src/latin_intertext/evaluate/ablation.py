@@ -23,12 +23,14 @@ class Variant:
     author_prior: bool = False
     drop: tuple[str, ...] = ()
     background: str | None = None
+    monotone: bool = True
 
 
 def variants() -> list[Variant]:
     return (
         [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)]
         + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family != "background rarity"]
+        + [Variant("full model without monotone constraints", monotone=False)]
         + [Variant("full model + lemma rarity in Tesserae-la (614 texts)", background="tesserae-la")]
     )
 
@@ -82,7 +84,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
         if variant.background not in rankers:
             rankers[variant.background] = EvidenceRanker(background=variant.background).index(bench.corpus)
         ranker = rankers[variant.background]
-        ranker.author_prior, ranker.drop_families = variant.author_prior, variant.drop
+        ranker.author_prior, ranker.drop_families, ranker.monotone = variant.author_prior, variant.drop, variant.monotone
         runs[variant.label] = out_of_fold(ranker, bench, folds)
         ev = evaluate_run(runs[variant.label], bench.qrels)
         rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})

@@ -78,6 +78,7 @@ class EvidenceRanker(LearnedRetriever):
         n_models: int = 4,
         negative_fraction: float = 0.8,
         n_jobs: int = 2,
+        monotone: bool = True,
         model_path: str | None = None,
         background: str | None = None,
     ):
@@ -95,6 +96,7 @@ class EvidenceRanker(LearnedRetriever):
         self.n_models = n_models
         self.negative_fraction = negative_fraction
         self.n_jobs = n_jobs
+        self.monotone = monotone
         self.model_path = model_path
         self.background = background
         self._boosters: list = []  # the bagged LightGBM models, averaged at search time
@@ -202,6 +204,8 @@ class EvidenceRanker(LearnedRetriever):
             "seed": self.seed + member,
             "verbose": -1,
         }
+        if self.monotone:
+            params |= {"monotone_constraints": [monotone_direction(f) for f in self.feature_names], "monotone_constraints_method": "intermediate"}
         return lgb.train(params, data, num_boost_round=self.n_estimators)
 
     def save(self, path: Path) -> None:
@@ -257,6 +261,26 @@ class EvidenceRanker(LearnedRetriever):
 
 
 TAIL_DEPTH = 1000
+# Evidence whose growth must never lower a line's score (a larger shortfall or a worse rank, never raise it).
+LESS_IS_BETTER = ("rank_", "gap_", "phrase_gap")
+MORE_IS_BETTER_SUFFIXES = ("_idf_sum", "_count", "_idf_max", "_idf", "_cos")
+MORE_IS_BETTER = frozenset(
+    {"tess_score", "matched_tokens", "ordered_pairs", "edge_match", "same_sedes", "idf_rarest", "idf_second", "rare_shared", "phrase_pairs", "shares_query_rarest", "bg_idf_rarest", "bg_idf_second"}
+)
+
+
+def monotone_direction(feature: str) -> int:
+    """-1, +1 or 0 (free): the constraint that keeps the ranker from learning that more shared evidence is worse.
+
+    Without it the trees may carve non-monotone bumps out of this benchmark's noisy labels (a line with one more
+    shared rare word scoring lower); a scholar reading the matched words could not make sense of that, and it need
+    not carry over to other texts. Lengths, positions, distances and line-break flags stay free.
+    """
+    if feature.startswith(LESS_IS_BETTER):
+        return -1
+    if feature in MORE_IS_BETTER or feature.endswith(MORE_IS_BETTER_SUFFIXES):
+        return 1
+    return 0
 MEMBER_SEPARATOR = "\n#### next bagged member ####\n"
 
 
