@@ -309,7 +309,7 @@ def _query_position(shared: list[str], q_terms: dict, n_words: int, idf: dict[st
     the borrowed phrase is often the one that runs over a line break."""
     weights = [(p / max(n_words - 1, 1), idf[l]) for l in shared for p in q_terms[l]]
     total = sum(w for _, w in weights)
-    if not weights or total <= 0:
+    if total <= 0:  # nothing shared, or only lemmas of no rarity
         return -1.0, -1.0
     mean = sum(r * w for r, w in weights) / total
     return mean, sum(abs(r - 0.5) * w for r, w in weights) / total

@@ -261,7 +261,9 @@ class EvidenceRanker(LearnedRetriever):
 
 
 TAIL_DEPTH = 1000
-# Evidence whose growth must never lower a line's score (a larger shortfall or a worse rank, never raise it).
+MEMBER_SEPARATOR = "\n#### next bagged member ####\n"
+
+# Features whose growth may only lower a line's score (ranks, shortfalls, gaps) or only raise it (shared evidence).
 LESS_IS_BETTER = ("rank_", "gap_", "phrase_gap")
 MORE_IS_BETTER_SUFFIXES = ("_idf_sum", "_count", "_idf_max", "_idf", "_cos")
 MORE_IS_BETTER = frozenset(
@@ -281,7 +283,6 @@ def monotone_direction(feature: str) -> int:
     if feature in MORE_IS_BETTER or feature.endswith(MORE_IS_BETTER_SUFFIXES):
         return 1
     return 0
-MEMBER_SEPARATOR = "\n#### next bagged member ####\n"
 
 
 def first_stage_score(dense: np.ndarray) -> np.ndarray:
