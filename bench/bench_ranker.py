@@ -1,6 +1,6 @@
 """Time the evidence ranker: cross-validated evaluation, scoring all queries, one query; beside BM25.
 
-    .venv/bin/python bench/bench_ranker.py [--sources DIR] [--background tesserae-la|none] [--queries 50]
+    .venv/bin/python bench/bench_ranker.py [--sources DIR] [--background tesserae-la|none] [--vectors default|none|PATH] [--queries 50]
 
 - (a) cross-validated evaluation with training: 5 grouped folds, index + features + 5 x n_models bagged fits (two at a time) + search
   + metrics, as `evaluate --retriever evidence-ranker --cv 5` does. Target <= 120 s.
@@ -12,7 +12,9 @@
   all queries for (a) and (b), a single query's median for (c).
 - Peak RSS of the process after each stage (getrusage), and tracemalloc's peak of Python + numpy
   allocations while scoring one query (an untimed extra pass: tracemalloc slows everything it traces).
-The background lemma rarity (tesserae-la) is loaded, from its cache, before the clock starts.
+The background lemma rarity (tesserae-la) is loaded, from its cache, before the clock starts; word vectors
+(`--vectors default`: the ranker with word-vector themes, `evidence-ranker-themes`) are read inside the clock,
+as the index reads them.
 Benchmark built in memory from the source mirror. Prints figures; it asserts nothing.
 """
 
@@ -67,12 +69,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sources", type=Path, default=DEFAULT_SOURCES)
     parser.add_argument("--background", choices=("tesserae-la", "none"), default="none")
+    parser.add_argument("--vectors", default="none", help="word vectors for the theme features: default, none or a path")
     parser.add_argument("--queries", type=int, default=50, help="different query texts for the one-query latency")
     args = parser.parse_args()
     if not (args.sources / "MANIFEST.tsv").is_file():
         sys.exit(f"no source mirror at {args.sources}; pass --sources or set LATIN_INTERTEXT_SOURCES")
     os.environ.setdefault("LATIN_INTERTEXT_SOURCES", str(args.sources))
     background = None if args.background == "none" else args.background
+    vectors = None if args.vectors == "none" else args.vectors
 
     from latin_intertext.build.dataset import build_benchmark
     from latin_intertext.evaluate.cv import cross_validate, grouped_folds
@@ -85,7 +89,7 @@ def main() -> None:
     step = max(1, len(bench.queries) // args.queries)
     sample = list(dict.fromkeys(q.text for q in bench.queries[::step]))[: args.queries]
     print(f"benchmark: {len(bench.queries)} queries, {len(bench.corpus):,} lines, {sum(map(len, bench.qrels.values()))} qrels; "
-          f"background {args.background}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+          f"background {args.background}; vectors {args.vectors}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
 
     # BM25 reference, same process
     bm25_all, bm25 = timed(lambda: make_retriever("bm25").index(bench.corpus))
@@ -106,7 +110,7 @@ def main() -> None:
     marks: list[float] = []
 
     def make() -> EvidenceRanker:
-        made.append(EvidenceRanker(background=background))
+        made.append(EvidenceRanker(background=background, vectors=vectors))
         return made[-1]
 
     start = time.perf_counter()

@@ -14,7 +14,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import cross_validate, grouped_folds
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.retrieve import make_retriever
-from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES
+from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, Unit
 from latin_intertext.retrieve.ranker import ALL_FEATURES, AUTHOR_FEATURE, FAMILIES, EvidenceRanker, monotone_direction
 
 # two invented works of six lines each, in reading order
@@ -175,22 +175,22 @@ def test_model_of_other_features_is_refused(fitted, corpus, tmp_path, other):
 
 
 def test_feature_names_respect_drop_families_and_author_prior():
-    full = EvidenceRanker(background="tesserae-la")  # every feature; the background is loaded only by index()
+    full = EvidenceRanker(background="tesserae-la", vectors="default")  # every feature; both are loaded only by index()
     assert full.feature_names == ALL_FEATURES
     assert AUTHOR_FEATURE not in ALL_FEATURES
-    assert EvidenceRanker(background="tesserae-la", author_prior=True).feature_names == ALL_FEATURES + [AUTHOR_FEATURE]
+    assert EvidenceRanker(background="tesserae-la", vectors="default", author_prior=True).feature_names == ALL_FEATURES + [AUTHOR_FEATURE]
     for family, members in FAMILIES.items():
         assert members, family
         assert set(members) <= set(ALL_FEATURES), f"{family}: unknown features {set(members) - set(ALL_FEATURES)}"
-        names = EvidenceRanker(background="tesserae-la", drop_families=(family,)).feature_names
+        names = EvidenceRanker(background="tesserae-la", vectors="default", drop_families=(family,)).feature_names
         assert names == [f for f in ALL_FEATURES if f not in members], family
-    both = EvidenceRanker(background="tesserae-la", drop_families=("sound", "position"), author_prior=True).feature_names
+    both = EvidenceRanker(background="tesserae-la", vectors="default", drop_families=("sound", "position"), author_prior=True).feature_names
     assert both == [f for f in ALL_FEATURES if f not in FAMILIES["sound"] + FAMILIES["position"]] + [AUTHOR_FEATURE]
-    # without a background corpus its rarity features are left out rather than fed as zeros
-    assert small_ranker().feature_names == [f for f in ALL_FEATURES if f not in FAMILIES["background rarity"]]
-    assert small_ranker(drop_families=("sound",)).feature_names == [
-        f for f in ALL_FEATURES if f not in FAMILIES["background rarity"] + FAMILIES["sound"]
-    ]
+    # without a background corpus or word vectors their features are left out rather than fed as zeros
+    optional = FAMILIES["background rarity"] + FAMILIES["word-vector themes"]
+    assert small_ranker().feature_names == [f for f in ALL_FEATURES if f not in optional]
+    assert small_ranker(drop_families=("sound",)).feature_names == [f for f in ALL_FEATURES if f not in optional + FAMILIES["sound"]]
+    assert small_ranker(vectors="default").feature_names == [f for f in ALL_FEATURES if f not in FAMILIES["background rarity"]]
 
 
 def test_families_partition_the_features():
@@ -352,3 +352,78 @@ def test_shipped_model_never_scores_more_evidence_lower():
             more = rows.copy()
             more[:, j] += 0.5
             assert np.all(direction * (booster.predict(more) - base) >= -1e-9), names[j]
+
+
+def synonym_vectors(corpus, query: str, path) -> str:
+    """Random lemma vectors of the corpus and the query, where nauis/ratis, aequor/unda and ueho/duco are synonyms."""
+    from gensim.models import KeyedVectors
+
+    from latin_intertext import latin
+
+    lemmas = sorted({l for d in corpus for l in latin.lemmas(d.text)} | set(latin.lemmas(query)))
+    vectors = np.random.default_rng(0).normal(size=(len(lemmas), 16)).astype(np.float32)
+    for word, synonym in (("nauis", "ratis"), ("aequor", "unda"), ("ueho", "duco")):
+        vectors[lemmas.index(word)] = vectors[lemmas.index(synonym)]
+    kv = KeyedVectors(16)
+    kv.add_vectors(lemmas, vectors)
+    kv.save(str(path))
+    return str(path)
+
+
+def test_word_vector_themes_meet_a_parallel_told_in_other_words(corpus, tmp_path):
+    """'navem aequora vexit' shares no lemma with 'nauta ratem ... ducit in undas', but with vectors
+    that make its lemmas synonyms of that line's its theme is that line's, and the theme channel
+    brings the line among the candidates."""
+    query = "navem aequora vexit"
+    narrow = dict(n_candidates=1, n_char_candidates=0, n_neighbour_seeds=0, n_theme_candidates=1)  # no sound or form channel
+    themed = small_ranker(vectors=synonym_vectors(corpus, query, tmp_path / "synonyms.kv"), **narrow).index(corpus)
+    theme = ALL_FEATURES.index("theme_cos")
+    cand, matrix = themed._features(query)
+    assert 0 in cand.tolist()
+    dense = themed._lines.themes.cosines(themed._lines, Unit.of(query))
+    assert int(np.argmax(dense[0])) == 0 and dense[0][0] > 0.5
+    assert matrix[cand.tolist().index(0), theme] == pytest.approx(dense[0][0])
+    plain = small_ranker(**narrow).index(corpus)
+    plain_cand, plain_matrix = plain._features(query)
+    assert 0 not in plain_cand.tolist()
+    assert not plain_matrix[:, theme].any()  # no vectors: the theme columns stay 0 and the model never sees them
+
+
+def test_themed_ranker_needs_vectors_and_has_no_shipped_model(corpus, bench, tmp_path):
+    with pytest.raises(LatinIntertextError, match="train-vectors"):
+        make_retriever("evidence-ranker-themes").index(corpus)  # the test home holds no vectors
+    path = synonym_vectors(corpus, "navem aequora vexit", tmp_path / "synonyms.kv")
+    themed = make_retriever("evidence-ranker-themes", vectors=path, n_estimators=30, min_child_samples=1).index(corpus)
+    with pytest.raises(LatinIntertextError, match="no shipped model.*--cv.*best"):
+        themed.search(texts(("q1",)), k=3)
+    themed.fit(bench.subset(TRAIN))
+    assert {"theme_cos", "scene_theme_cos"} <= set(themed._boosters[0].feature_name())
+    assert next(iter(themed.search(texts(("q7",)), k=3)["q7"])) == corpus[QUERIES["q7"][1]].id
+
+
+def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch):
+    """No word vectors in the test home: the themed variant and the word2vec baseline are skipped, named and explained."""
+    from latin_intertext.evaluate import ablation
+
+    spaced = [Query(q, text, 1, 10 * i + 1, 10 * i + 1, "[]", 1) for i, (q, (text, _)) in enumerate(QUERIES.items())]  # two separable folds
+    bench = Benchmark(corpus, spaced, {q: {corpus[doc].id: 1} for q, (_, doc) in QUERIES.items()})
+    themes = ablation.Variant("full model + word-vector themes", vectors="default")
+    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)"), themes])
+    report = ablation.ranker_report(bench, 2, baselines=("bm25", "word2vec"))
+    assert [s["name"] for s in report["skipped"]] == [themes.label, "word2vec"]
+    assert all("train-vectors" in s["reason"] for s in report["skipped"])
+    assert [r["variant"] for r in report["ablation"]] == ["full model (no author prior)"]
+    assert report["best_baseline"] == "bm25" and list(report["baselines"]) == ["bm25"]
+    markdown = ablation.to_markdown(report)
+    assert "best baseline by nDCG@10, `bm25`, of `bm25`" in markdown
+    assert "Skipped here: `full model + word-vector themes`" in markdown
+    with pytest.raises(LatinIntertextError, match="No baseline could run"):
+        ablation.ranker_report(bench, 2, baselines=("word2vec",))
+
+
+def test_report_tests_against_every_registered_baseline():
+    from latin_intertext.evaluate.ablation import registered_baselines
+
+    names = registered_baselines()
+    assert {"bm25", "bm25-lemma", "charngram", "tesserae", "word2vec"} <= set(names)
+    assert not {"evidence-ranker", "evidence-ranker-themes"} & set(names)

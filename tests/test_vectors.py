@@ -99,3 +99,24 @@ def test_train_vectors_cli(sources_dir, tmp_path, small_vectors):
     code = main(["train-vectors", "--sources", str(sources_dir), "--limit-files", "3", "--dim", "8", "--epochs", "1", "--out", str(out)])
     assert code == 0 and out.is_file()
     assert main(["train-vectors", "--sources", str(tmp_path / "nowhere")]) == 1
+
+
+def test_vectors_are_the_same_in_every_process(sources_dir, tmp_path):
+    """gensim seeds each word's vector from Python's per-process salted hash, and its threads race:
+    train_vectors pins both, so figures built on the vectors can be reproduced."""
+    import os
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from latin_intertext.vectors import load_vectors
+
+    script = "import sys; from latin_intertext.vectors import train_vectors; train_vectors(sys.argv[1], out=sys.argv[2], limit_files=3, dim=8, epochs=1)"
+    trained = []
+    for salt in ("1", "2"):
+        out = tmp_path / f"salt{salt}.kv"
+        subprocess.run([sys.executable, "-c", script, str(sources_dir), str(out)], check=True, env={**os.environ, "PYTHONHASHSEED": salt})
+        trained.append(load_vectors(out))
+    assert trained[0].index_to_key == trained[1].index_to_key
+    np.testing.assert_array_equal(trained[0].vectors, trained[1].vectors)

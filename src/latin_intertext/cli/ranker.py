@@ -45,13 +45,13 @@ def ranker_report(
 ) -> None:
     """Cross-validated figures, author prior on/off, feature ablation and the paired test against the best baseline."""
     from latin_intertext.benchmark import load_benchmark
-    from latin_intertext.evaluate.ablation import ranker_report as report, to_markdown, variants
+    from latin_intertext.evaluate.ablation import ranker_report as report, registered_baselines, to_markdown, variants
     from latin_intertext.evaluate.runs import write_trec_run
 
     bench = load_benchmark(dataset)
     from rich.progress import Progress
 
-    steps = 1 + len(variants()) + 4
+    steps = 1 + len(variants()) + len(registered_baselines())
     with Progress(console=err) as bar:
         task = bar.add_task("cross-validating the evidence ranker", total=steps)
         result = report(bench, cv, on_step=lambda label: bar.update(task, advance=1, description=label))

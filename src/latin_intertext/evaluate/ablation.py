@@ -10,6 +10,8 @@ from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
 from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import make_retriever
 from latin_intertext.retrieve.features import Unit, shared_lemmas
 from latin_intertext.retrieve.ranker import FAMILIES, EvidenceRanker
@@ -23,15 +25,25 @@ class Variant:
     author_prior: bool = False
     drop: tuple[str, ...] = ()
     background: str | None = None
+    vectors: str | None = None
     monotone: bool = True
+
+    @property
+    def index_options(self) -> tuple[str | None, str | None]:
+        """What the corpus index depends on: variants that share it share one indexed ranker."""
+        return self.background, self.vectors
+
+
+OPTIONAL_FAMILIES = ("background rarity", "word-vector themes")  # need data beyond the searched corpus; off by default
 
 
 def variants() -> list[Variant]:
     return (
         [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)]
-        + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family != "background rarity"]
+        + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family not in OPTIONAL_FAMILIES]
         + [Variant("full model without monotone constraints", monotone=False)]
         + [Variant("full model + lemma rarity in Tesserae-la (614 texts)", background="tesserae-la")]
+        + [Variant("full model + word-vector themes (Word2Vec on Tesserae-la)", vectors="default")]
     )
 
 
@@ -74,16 +86,24 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
     return [{"evidence": c, "lines": len(v), "share": len(v) / total if total else 0.0, f"found_at_{depth}": sum(v) / len(v) if v else 0.0} for c, v in found.items()]
 
 
-def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] = ("bm25", "bm25-lemma", "charngram", "tesserae"), on_step: Callable[[str], None] | None = None) -> dict:
+def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] | None = None, on_step: Callable[[str], None] | None = None) -> dict:
+    """``baselines``: default every registered baseline; one that cannot run here (no word vectors, no dense
+    extra) is skipped and listed with the reason, as is a variant that needs what is missing."""
     step = on_step or (lambda _s: None)
     folds = grouped_folds(bench.queries, n_folds)
-    rankers = {None: EvidenceRanker().index(bench.corpus)}
+    plain = EvidenceRanker().index(bench.corpus)
+    rankers = {Variant("").index_options: plain}
     step("indexed")
-    rows, runs = [], {}
+    rows, runs, skipped = [], {}, []
     for variant in variants():
-        if variant.background not in rankers:
-            rankers[variant.background] = EvidenceRanker(background=variant.background).index(bench.corpus)
-        ranker = rankers[variant.background]
+        try:
+            if variant.index_options not in rankers:
+                rankers[variant.index_options] = EvidenceRanker(background=variant.background, vectors=variant.vectors).index(bench.corpus)
+        except (ImportError, LatinIntertextError) as exc:
+            skipped.append({"name": variant.label, "reason": str(exc)})
+            step(variant.label)
+            continue
+        ranker = rankers[variant.index_options]
         ranker.author_prior, ranker.drop_families, ranker.monotone = variant.author_prior, variant.drop, variant.monotone
         runs[variant.label] = out_of_fold(ranker, bench, folds)
         ev = evaluate_run(runs[variant.label], bench.qrels)
@@ -93,24 +113,35 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     main_eval = evaluate_run(main, bench.qrels)
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
     baseline_scores = {}
-    for name in baselines:
-        run = make_retriever(name).index(bench.corpus).search(bench.query_texts, 1000)
-        baseline_scores[name] = evaluate_run(run, bench.qrels)
+    for name in baselines or registered_baselines():
+        try:
+            run = make_retriever(name).index(bench.corpus).search(bench.query_texts, 1000)
+        except (ImportError, LatinIntertextError) as exc:
+            skipped.append({"name": name, "reason": str(exc)})
+        else:
+            baseline_scores[name] = evaluate_run(run, bench.qrels)
         step(name)
+    if not baseline_scores:
+        raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
     best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
     tests = [paired_test(m, main_eval.per_query[m], baseline_scores[best].per_query[m]) for m in REPORTED]
     return {
         "folds": [f.describe() for f in folds],
-        "candidate_recall": candidate_recall(rankers[None], bench),
-        "gold_by_evidence": gold_by_evidence(rankers[None], bench, main),
+        "candidate_recall": candidate_recall(plain, bench),
+        "gold_by_evidence": gold_by_evidence(plain, bench, main),
         "metrics": main_eval.means,
         "ci95": {m: (c.low, c.high) for m, c in ci.items()},
         "ablation": rows,
         "baselines": {n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
         "best_baseline": best,
         "paired_tests": [{**t.__dict__, "ci95": t.ci95.as_list()} for t in tests],
+        "skipped": skipped,
         "run": main,
     }
+
+
+def registered_baselines() -> list[str]:
+    return [spec.name for spec in load_all().values() if spec.baseline and not spec.learned]
 
 
 def _p(value: float) -> str:
@@ -136,8 +167,10 @@ def to_markdown(report: dict) -> str:
     for row in report["ablation"]:
         delta = "" if row is full else f" ({row['ndcg_at_10'] - full['ndcg_at_10']:+.4f})"
         lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f}{delta} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
-    lines += ["", f"Paired tests against the best baseline, `{report['best_baseline']}` (10,000 resamples):", ""]
+    lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
     for t in report["paired_tests"]:
         lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {_p(t['p_randomization'])} | {_p(t['p_bootstrap'])} |")
+    if report.get("skipped"):
+        lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report["skipped"]) + "."]
     return "\n".join(lines) + "\n"

@@ -11,7 +11,9 @@ Plus sound (character 3-grams, TF-IDF cosine), Tesserae v3's score and distances
 line-edge positions (same word at the start/end of the line), where in the query the
 shared words stand, the same evidence on the neighbouring lines, for parallels that
 cross a line break, and the query's words in the surrounding scene (five lines either
-side, same book). Nothing here depends on a particular author, work or on the gold data.
+side, same book). Optionally, with lemma word vectors, the theme: the cosine between the
+query's and each line's (and scene's) rarity-weighted mean lemma vector, which meets a
+parallel told in other words. Nothing here depends on a particular author, work or on the gold data.
 """
 
 from __future__ import annotations
@@ -87,9 +89,13 @@ class LineIndex:
     stop: frozenset[str] = frozenset()
     lemma_freq: dict[str, int] = field(default_factory=dict)
     background_idf: Callable[[str], float] | None = None  # rarity in a large Latin corpus, if given
+    themes: "Themes | None" = None  # lemma vectors and each line's / scene's theme, if vectors are given
 
     @classmethod
-    def build(cls, lines: Sequence[CorpusLine], progress=None, background_idf: Callable[[str], float] | None = None) -> "LineIndex":
+    def build(
+        cls, lines: Sequence[CorpusLine], progress=None, background_idf: Callable[[str], float] | None = None, vectors=None
+    ) -> "LineIndex":
+        """``vectors``: gensim KeyedVectors of lemmas (``latin-intertext train-vectors``); without them the theme features are 0."""
         index = cls(lines, background_idf=background_idf)
         index.units = []
         for d in lines:
@@ -118,9 +124,47 @@ class LineIndex:
         index.open_end = np.array([not _CLOSED.search(d.text.rstrip()) for d in lines], dtype=np.float32)
         index.open_start = _shift(index.open_end, index.prev)
         index.scene = scene_bounds(index.prev, index.next, SCENE_LINES)
+        index.themes = Themes.of(index, vectors) if vectors is not None else None
         index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), preprocessor=latin.fold, sublinear_tf=True, dtype=np.float32)
         index.char_matrix = index.char.fit_transform([d.text for d in lines]).T.tocsr()
         return index
+
+
+@dataclass(frozen=True)
+class Themes:
+    """Each line's theme, and its scene's: the rarity-weighted mean of its lemmas' unit vectors, normalised."""
+
+    vectors: object  # gensim KeyedVectors
+    lines: np.ndarray  # (n_lines, dim)
+    scenes: np.ndarray  # (n_lines, dim): the sum of the lines of the scene window, the line itself included
+
+    @classmethod
+    def of(cls, index: "LineIndex", vectors) -> "Themes":
+        lines = np.stack([_theme(index, vectors, unit) for unit in index.units]) if index.units else np.zeros((0, vectors.vector_size))
+        lo, hi = index.scene
+        total = np.vstack([np.zeros((1, lines.shape[1])), np.cumsum(lines, axis=0, dtype=np.float64)])
+        return cls(vectors, lines.astype(np.float32), _normalised((total[hi + 1] - total[lo]).astype(np.float32)))
+
+    def cosines(self, index: "LineIndex", query: Unit) -> list[np.ndarray]:
+        theme = _theme(index, self.vectors, query)
+        return [self.lines @ theme, self.scenes @ theme]
+
+
+def _theme(index: "LineIndex", vectors, unit: Unit) -> np.ndarray:
+    """Lemmas unknown to the corpus weigh as its rarest; the stop list and lemmas without a vector are left out."""
+    vocab, idf = index.vocab["lemma"], index.idf["lemma"]
+    rarest = float(idf.max()) if len(idf) else 1.0
+    known = [l for l in unit.terms["lemma"] if l not in index.stop and l in vectors.key_to_index]
+    theme = np.zeros(vectors.vector_size, np.float32)
+    for lemma in known:
+        weight = idf[vocab[lemma]] if lemma in vocab else rarest
+        theme += weight * _normalised(vectors[lemma][None, :])[0]
+    return _normalised(theme[None, :])[0]
+
+
+def _normalised(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.where(norms == 0, 1, norms)
 
 
 def neighbours(lines: Sequence[CorpusLine]) -> tuple[np.ndarray, np.ndarray]:
@@ -158,7 +202,7 @@ def _shift(values: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 DENSE_FEATURES = [
     f"{c}_{s}" for c in CHANNELS for s in ("idf_sum", "count", "idf_max")
-] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words", "open_end", "open_start", "nb_across_idf", "scene_lemmaset_idf"]
+] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words", "open_end", "open_start", "nb_across_idf", "scene_lemmaset_idf", "theme_cos", "scene_theme_cos"]
 PAIR_FEATURES = [
     "tess_score",
     "tess_dist_target",
@@ -214,6 +258,7 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     across = np.maximum(index.open_start * _shift(tail, index.prev), index.open_end * _shift(head, index.next))
     scene = _scene_sum(lemmaset_idf, index.scene)  # the surrounding passage shares the query's vocabulary: the same kind of scene
     cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, index.open_start, across, scene]
+    cols += index.themes.cosines(index, query) if index.themes else [np.zeros(n, np.float32)] * 2
     out = np.empty((n, len(cols)), dtype=np.float32, order="F")  # column by column: contiguous writes
     for j, col in enumerate(cols):
         out[:, j] = col

@@ -1,7 +1,7 @@
 """The evidence ranker: a LightGBM lambdarank model that learns how to weigh scholarly evidence.
 
 Stage 1 takes the union of the top candidates of several cheap channels (lemma
-sets, stems, character trigrams) and the neighbours of the best ones. Stage 2
+sets, stems, character trigrams and, with word vectors, themes) and the neighbours of the best ones. Stage 2
 scores each candidate from the features in :mod:`latin_intertext.retrieve.features`,
 averaging ``n_models`` LightGBM rankers that differ only in their random samples of negative
 candidates and features (a bag: the average ranks more steadily than any one member).
@@ -37,6 +37,7 @@ FAMILIES = {
     "sound": ["char_cos", "window_char_cos"],
     "neighbours": [f for f in FEATURES if f.startswith(("nb_", "window_"))] + ["open_end", "open_start"],
     "scene": ["scene_lemmaset_idf"],
+    "word-vector themes": ["theme_cos", "scene_theme_cos"],
     "lengths": ["line_words", "query_words"],
     "query-relative": None,  # filled below: each key feature's rank among the query's candidates
 }
@@ -68,6 +69,7 @@ class EvidenceRanker(LearnedRetriever):
         n_candidates: int = 300,
         n_char_candidates: int = 100,
         n_neighbour_seeds: int = 60,
+        n_theme_candidates: int = 100,
         n_estimators: int = 150,
         learning_rate: float = 0.05,
         num_leaves: int = 31,
@@ -81,11 +83,13 @@ class EvidenceRanker(LearnedRetriever):
         monotone: bool = True,
         model_path: str | None = None,
         background: str | None = None,
+        vectors: str | None = None,
     ):
         super().__init__()
         self.n_candidates = n_candidates
         self.n_char_candidates = n_char_candidates
         self.n_neighbour_seeds = n_neighbour_seeds
+        self.n_theme_candidates = n_theme_candidates
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.num_leaves = num_leaves
@@ -99,12 +103,13 @@ class EvidenceRanker(LearnedRetriever):
         self.monotone = monotone
         self.model_path = model_path
         self.background = background
+        self.vectors = vectors
         self._boosters: list = []  # the bagged LightGBM models, averaged at search time
         self._trained_features: list[str] = []
 
     # -- corpus ---------------------------------------------------------------
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
-        self._lines = LineIndex.build(corpus, background_idf=self._background_idf())
+        self._lines = LineIndex.build(corpus, background_idf=self._background_idf(), vectors=self._vectors())
         self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._tail: dict[str, np.ndarray] = {}  # non-candidates by first-stage score, to fill runs deeper than the candidates
         authors = sorted({d.author for d in corpus})
@@ -118,9 +123,17 @@ class EvidenceRanker(LearnedRetriever):
 
         return lemma_frequencies().idf
 
+    def _vectors(self):
+        """Lemma vectors for the theme features: ``"default"`` is where ``latin-intertext train-vectors`` saves them."""
+        if self.vectors is None:
+            return None
+        from latin_intertext.vectors import load_vectors
+
+        return load_vectors(None if self.vectors == "default" else self.vectors)
+
     @property
     def feature_names(self) -> list[str]:
-        families = self.drop_families + (() if self.background else ("background rarity",))
+        families = self.drop_families + (() if self.background else ("background rarity",)) + (() if self.vectors else ("word-vector themes",))
         dropped = {f for fam in families for f in FAMILIES[fam]}
         names = [f for f in ALL_FEATURES if f not in dropped]
         return names + ([AUTHOR_FEATURE] if self.author_prior else [])
@@ -130,6 +143,7 @@ class EvidenceRanker(LearnedRetriever):
         col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
         first = first_stage_score(dense) if first is None else first
         picks = [_top(first, self.n_candidates), _top(col["char_cos"], self.n_char_candidates), _top(col["form_idf_sum"], self.n_char_candidates)]
+        picks.append(_top(col["theme_cos"], self.n_theme_candidates))  # all 0 without vectors: no pick
         best = _top(first, self.n_neighbour_seeds)
         picks += [self._lines.prev[best], self._lines.next[best]]
         cand = np.unique(np.concatenate(picks))
@@ -258,6 +272,26 @@ class EvidenceRanker(LearnedRetriever):
             return cand, np.array([])
         features = self._select(matrix)
         return cand, np.mean([booster.predict(features) for booster in self._boosters], axis=0)
+
+
+@register(
+    "evidence-ranker-themes",
+    "The evidence ranker plus word-vector themes (Word2Vec lemma vectors of Tesserae-la, from `train-vectors`)",
+    needs=("word vectors",),
+    learned=True,
+    baseline=False,
+    vectors="default",
+)
+class ThemedEvidenceRanker(EvidenceRanker):
+    """The evidence ranker with theme evidence; for cross-validated figures only, as it has no shipped model
+    (it needs the trained vectors, which are not shipped, so ``search`` keeps the plain ranker)."""
+
+    def _ensure_model(self) -> None:
+        if not self._boosters and self.model_path is None:
+            raise LatinIntertextError(
+                f"{self.name} has no shipped model: evaluate it with `--cv`, or search with `evidence-ranker` (alias `best`)."
+            )
+        super()._ensure_model()
 
 
 TAIL_DEPTH = 1000
