@@ -14,7 +14,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import make_retriever
 from latin_intertext.retrieve.features import Unit, shared_lemmas
-from latin_intertext.retrieve.ranker import FAMILIES, EvidenceRanker
+from latin_intertext.retrieve.ranker import FAMILIES, OPTIONAL_FAMILIES, EvidenceRanker
 
 REPORTED = ("ndcg_at_10", "recall_at_100", "map", "recall_at_1000")
 
@@ -32,9 +32,6 @@ class Variant:
     def index_options(self) -> tuple[str | None, str | None]:
         """What the corpus index depends on: variants that share it share one indexed ranker."""
         return self.background, self.vectors
-
-
-OPTIONAL_FAMILIES = ("background rarity", "word-vector themes")  # need data beyond the searched corpus; off by default
 
 
 def variants() -> list[Variant]:

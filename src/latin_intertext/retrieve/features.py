@@ -141,9 +141,7 @@ class Themes:
     @classmethod
     def of(cls, index: "LineIndex", vectors) -> "Themes":
         lines = np.stack([_theme(index, vectors, unit) for unit in index.units]) if index.units else np.zeros((0, vectors.vector_size))
-        lo, hi = index.scene
-        total = np.vstack([np.zeros((1, lines.shape[1])), np.cumsum(lines, axis=0, dtype=np.float64)])
-        return cls(vectors, lines.astype(np.float32), _normalised((total[hi + 1] - total[lo]).astype(np.float32)))
+        return cls(vectors, lines.astype(np.float32), _normalised(_window_sum(lines, index.scene).astype(np.float32)))
 
     def cosines(self, index: "LineIndex", query: Unit) -> list[np.ndarray]:
         theme = _theme(index, self.vectors, query)
@@ -152,13 +150,16 @@ class Themes:
 
 def _theme(index: "LineIndex", vectors, unit: Unit) -> np.ndarray:
     """Lemmas unknown to the corpus weigh as its rarest; the stop list and lemmas without a vector are left out."""
+    from latin_intertext.vectors import unit_vectors
+
     vocab, idf = index.vocab["lemma"], index.idf["lemma"]
     rarest = float(idf.max()) if len(idf) else 1.0
-    known = [l for l in unit.terms["lemma"] if l not in index.stop and l in vectors.key_to_index]
+    lemmas = [l for l in unit.terms["lemma"] if l not in index.stop]
+    units, known = unit_vectors(vectors, lemmas)
     theme = np.zeros(vectors.vector_size, np.float32)
-    for lemma in known:
-        weight = idf[vocab[lemma]] if lemma in vocab else rarest
-        theme += weight * _normalised(vectors[lemma][None, :])[0]
+    for lemma, vector, has_vector in zip(lemmas, units, known):
+        if has_vector:
+            theme += (idf[vocab[lemma]] if lemma in vocab else rarest) * vector
     return _normalised(theme[None, :])[0]
 
 
@@ -189,11 +190,16 @@ def scene_bounds(prev: np.ndarray, nxt: np.ndarray, radius: int) -> tuple[np.nda
     return lo, hi
 
 
+def _window_sum(values: np.ndarray, bounds: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Sum of ``values`` (one row per line) over each line's window ``bounds``, the line itself included (float64)."""
+    lo, hi = bounds
+    total = np.concatenate([np.zeros((1,) + values.shape[1:]), np.cumsum(values, axis=0, dtype=np.float64)])
+    return total[hi + 1] - total[lo]
+
+
 def _scene_sum(values: np.ndarray, bounds: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """Sum of ``values`` over each line's scene window, the line itself excluded."""
-    lo, hi = bounds
-    total = np.concatenate([[0.0], np.cumsum(values, dtype=np.float64)])
-    return (total[hi + 1] - total[lo] - values).astype(np.float32)
+    return (_window_sum(values, bounds) - values).astype(np.float32)
 
 
 def _shift(values: np.ndarray, where: np.ndarray) -> np.ndarray:

@@ -48,6 +48,8 @@ RELATIVE_OF = (
 RELATIVE = [f"rank_{f}" for f in RELATIVE_OF] + [f"gap_{f}" for f in RELATIVE_OF]
 FAMILIES["query-relative"] = RELATIVE
 ALL_FEATURES = FEATURES + ["window_char_cos"] + RELATIVE
+# families that need data beyond the searched corpus, and the parameter that supplies it: left out while it is unset
+OPTIONAL_FAMILIES = {"background rarity": "background", "word-vector themes": "vectors"}
 AUTHOR_FEATURE = "author_prior"
 SHIPPED_MODEL = "evidence_ranker.txt"
 
@@ -133,7 +135,7 @@ class EvidenceRanker(LearnedRetriever):
 
     @property
     def feature_names(self) -> list[str]:
-        families = self.drop_families + (() if self.background else ("background rarity",)) + (() if self.vectors else ("word-vector themes",))
+        families = self.drop_families + tuple(family for family, param in OPTIONAL_FAMILIES.items() if not getattr(self, param))
         dropped = {f for fam in families for f in FAMILIES[fam]}
         names = [f for f in ALL_FEATURES if f not in dropped]
         return names + ([AUTHOR_FEATURE] if self.author_prior else [])
