@@ -45,3 +45,20 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(home))
     monkeypatch.setenv("HF_DATASETS_CACHE", str(home / "hf-datasets"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+def synonym_vectors(texts, path) -> str:
+    """Random 16-d lemma vectors for the lemmas of ``texts``, where nauis/ratis, aequor/unda and ueho/duco are synonyms."""
+    import numpy as np
+    from gensim.models import KeyedVectors
+
+    from latin_intertext import latin
+
+    lemmas = sorted({l for t in texts for l in latin.lemmas(t)})
+    vectors = np.random.default_rng(0).normal(size=(len(lemmas), 16)).astype(np.float32)
+    for word, synonym in (("nauis", "ratis"), ("aequor", "unda"), ("ueho", "duco")):
+        vectors[lemmas.index(word)] = vectors[lemmas.index(synonym)]
+    kv = KeyedVectors(16)
+    kv.add_vectors(lemmas, vectors)
+    kv.save(str(path))
+    return str(path)

@@ -17,6 +17,8 @@ from latin_intertext.retrieve import make_retriever
 from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, Unit
 from latin_intertext.retrieve.ranker import ALL_FEATURES, AUTHOR_FEATURE, FAMILIES, EvidenceRanker, monotone_direction
 
+from conftest import synonym_vectors
+
 # two invented works of six lines each, in reading order
 WORKS = {
     ("Poeta", "Carmen"): [
@@ -354,29 +356,13 @@ def test_shipped_model_never_scores_more_evidence_lower():
             assert np.all(direction * (booster.predict(more) - base) >= -1e-9), names[j]
 
 
-def synonym_vectors(corpus, query: str, path) -> str:
-    """Random lemma vectors of the corpus and the query, where nauis/ratis, aequor/unda and ueho/duco are synonyms."""
-    from gensim.models import KeyedVectors
-
-    from latin_intertext import latin
-
-    lemmas = sorted({l for d in corpus for l in latin.lemmas(d.text)} | set(latin.lemmas(query)))
-    vectors = np.random.default_rng(0).normal(size=(len(lemmas), 16)).astype(np.float32)
-    for word, synonym in (("nauis", "ratis"), ("aequor", "unda"), ("ueho", "duco")):
-        vectors[lemmas.index(word)] = vectors[lemmas.index(synonym)]
-    kv = KeyedVectors(16)
-    kv.add_vectors(lemmas, vectors)
-    kv.save(str(path))
-    return str(path)
-
-
 def test_word_vector_themes_meet_a_parallel_told_in_other_words(corpus, tmp_path):
     """'navem aequora vexit' shares no lemma with 'nauta ratem ... ducit in undas', but with vectors
     that make its lemmas synonyms of that line's its theme is that line's, and the theme channel
     brings the line among the candidates."""
     query = "navem aequora vexit"
     narrow = dict(n_candidates=1, n_char_candidates=0, n_neighbour_seeds=0, n_theme_candidates=1)  # no sound or form channel
-    themed = small_ranker(vectors=synonym_vectors(corpus, query, tmp_path / "synonyms.kv"), **narrow).index(corpus)
+    themed = small_ranker(vectors=synonym_vectors([d.text for d in corpus] + [query], tmp_path / "synonyms.kv"), **narrow).index(corpus)
     theme = ALL_FEATURES.index("theme_cos")
     cand, matrix = themed._features(query)
     assert 0 in cand.tolist()
@@ -392,7 +378,7 @@ def test_word_vector_themes_meet_a_parallel_told_in_other_words(corpus, tmp_path
 def test_themed_ranker_needs_vectors_and_has_no_shipped_model(corpus, bench, tmp_path):
     with pytest.raises(LatinIntertextError, match="train-vectors"):
         make_retriever("evidence-ranker-themes").index(corpus)  # the test home holds no vectors
-    path = synonym_vectors(corpus, "navem aequora vexit", tmp_path / "synonyms.kv")
+    path = synonym_vectors([d.text for d in corpus] + ["navem aequora vexit"], tmp_path / "synonyms.kv")
     themed = make_retriever("evidence-ranker-themes", vectors=path, n_estimators=30, min_child_samples=1).index(corpus)
     with pytest.raises(LatinIntertextError, match="no shipped model.*--cv.*best"):
         themed.search(texts(("q1",)), k=3)
@@ -401,12 +387,17 @@ def test_themed_ranker_needs_vectors_and_has_no_shipped_model(corpus, bench, tmp
     assert next(iter(themed.search(texts(("q7",)), k=3)["q7"])) == corpus[QUERIES["q7"][1]].id
 
 
+def spaced_bench(corpus) -> Benchmark:
+    """The fixture queries ten VF lines apart, so that grouped folds can separate them."""
+    spaced = [Query(q, text, 1, 10 * i + 1, 10 * i + 1, "[]", 1) for i, (q, (text, _)) in enumerate(QUERIES.items())]
+    return Benchmark(corpus, spaced, {q: {corpus[doc].id: 1} for q, (_, doc) in QUERIES.items()})
+
+
 def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch):
     """No word vectors in the test home: the themed variant and the word2vec baseline are skipped, named and explained."""
     from latin_intertext.evaluate import ablation
 
-    spaced = [Query(q, text, 1, 10 * i + 1, 10 * i + 1, "[]", 1) for i, (q, (text, _)) in enumerate(QUERIES.items())]  # two separable folds
-    bench = Benchmark(corpus, spaced, {q: {corpus[doc].id: 1} for q, (_, doc) in QUERIES.items()})
+    bench = spaced_bench(corpus)
     themes = ablation.Variant("full model + word-vector themes", vectors="default")
     monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)"), themes])
     report = ablation.ranker_report(bench, 2, baselines=("bm25", "word2vec"))
@@ -421,9 +412,61 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch):
         ablation.ranker_report(bench, 2, baselines=("word2vec",))
 
 
+def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(corpus, monkeypatch):
+    """A settings row (other tree count, other bag seed) is fitted so, and the rows after it go back to the shipped settings."""
+    from latin_intertext.evaluate import ablation
+
+    bench = spaced_bench(corpus)
+    rows = [
+        ablation.Variant("full model (no author prior)"),
+        ablation.Variant("settings: 7 trees, seed 4", settings=(("n_estimators", 7), ("seed", 4))),
+        ablation.Variant("without monotone constraints", monotone=False),
+    ]
+    monkeypatch.setattr(ablation, "variants", lambda: rows)
+    fitted, fit = [], EvidenceRanker.fit
+
+    def recording_fit(self, train):
+        fitted.append((self.n_estimators, self.seed, self.monotone))
+        return fit(self, train)
+
+    monkeypatch.setattr(EvidenceRanker, "fit", recording_fit)
+    report = ablation.ranker_report(bench, 2, baselines=("bm25",))
+    assert fitted == [(150, 0, True)] * 2 + [(7, 4, True)] * 2 + [(150, 0, False)] * 2
+    assert [r["variant"] for r in report["ablation"]] == [v.label for v in rows]
+    assert ablation.FIXED_SETTINGS == {"n_estimators": EvidenceRanker().n_estimators, "seed": 0}
+
+
+def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):
+    """A learned baseline (such as word2vec-tuned) is fitted on the ranker's training folds only, never on the queries it ranks."""
+    from latin_intertext.evaluate import ablation
+    from latin_intertext.retrieve.base import REGISTRY, LearnedRetriever, RetrieverSpec
+
+    fitted = []
+
+    class Learned(LearnedRetriever):
+        def _index(self, corpus):
+            self._scores = np.arange(len(corpus), dtype=float)
+
+        def fit(self, train):
+            fitted.append({q.id for q in train.queries})
+            return self
+
+        def score_all(self, text):
+            return self._scores
+
+    monkeypatch.setitem(REGISTRY, "learned-baseline", RetrieverSpec("learned-baseline", Learned, "test double", learned=True))
+    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)")])
+    assert "learned-baseline" in ablation.registered_baselines()
+    bench = spaced_bench(corpus)
+    report = ablation.ranker_report(bench, 2, baselines=("bm25", "learned-baseline"))
+    everything = {q.id for q in bench.queries}
+    assert fitted == [everything - set(f.test_ids) for f in grouped_folds(bench.queries, 2)]
+    assert set(report["baselines"]) == {"bm25", "learned-baseline"}
+
+
 def test_report_tests_against_every_registered_baseline():
     from latin_intertext.evaluate.ablation import registered_baselines
 
     names = registered_baselines()
-    assert {"bm25", "bm25-lemma", "charngram", "tesserae", "word2vec"} <= set(names)
+    assert {"bm25", "bm25-lemma", "charngram", "tesserae", "word2vec", "word2vec-tuned"} <= set(names)
     assert not {"evidence-ranker", "evidence-ranker-themes"} & set(names)

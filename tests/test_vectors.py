@@ -9,7 +9,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import make_retriever
 from latin_intertext.sources.tesserae_la import CorpusReport, lemma_frequencies, lemmatised_corpus, read_lines
 
-from conftest import FIXTURES
+from conftest import FIXTURES, synonym_vectors
 from test_retrievers import load_mini
 
 MINI = FIXTURES / "mini"
@@ -120,3 +120,27 @@ def test_vectors_are_the_same_in_every_process(sources_dir, tmp_path):
         trained.append(load_vectors(out))
     assert trained[0].index_to_key == trained[1].index_to_key
     np.testing.assert_array_equal(trained[0].vectors, trained[1].vectors)
+
+
+@pytest.mark.parametrize(
+    "line, soft_helps",
+    [("ratem ducit per undas", True), ("navis clara", False)],
+    ids=["only-synonyms-reach-the-parallel", "synonyms-pull-in-a-wrong-line"],
+)
+def test_tuned_word2vec_chooses_its_settings_on_the_training_queries(tmp_path, line, soft_helps):
+    """The parallel of 'navem aequora vexit' either shares no lemma with it, only synonyms (soft matches must count),
+    or shares one rare lemma while another line holds three synonyms (soft matches must weigh little)."""
+    from latin_intertext.benchmark import Benchmark, Query
+    from latin_intertext.retrieve.word2vec import TUNING_GRID
+
+    texts = [line, "miles gladium capit", "luna nitet nocte"] if soft_helps else [line, "rates undis ducit", "miles gladium capit"]
+    corpus = [CorpusLine(f"poet-1-{i + 1}", t, "Poet", "Work", 1, i + 1, f"poet 1.{i + 1}") for i, t in enumerate(texts)]
+    query = "navem aequora vexit"
+    bench = Benchmark(corpus, [Query("q", query, 1, 1, 1, "[]", 1)], {"q": {corpus[0].id: 1}})
+    start = 0.0 if soft_helps else 1.0  # the opposite of what the data asks for: only fitting can set it right
+    tuned = make_retriever("word2vec-tuned", vectors_path=synonym_vectors(texts + [query], tmp_path / "syn.kv"), soft_weight=start).index(corpus)
+    assert next(iter(tuned.search({"q": query}, k=3)["q"]), None) != corpus[0].id
+    tuned.fit(bench)
+    assert tuned.threshold in TUNING_GRID["threshold"] and tuned.soft_weight in TUNING_GRID["soft_weight"]
+    assert (tuned.soft_weight > 0) if soft_helps else (tuned.soft_weight < 0.5)
+    assert next(iter(tuned.search({"q": query}, k=3)["q"])) == corpus[0].id
