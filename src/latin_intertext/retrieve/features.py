@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Container, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -274,7 +274,7 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
 def _edge_idf(index: LineIndex, query: Unit, channel: str) -> np.ndarray:
     """Rarity-weighted count of the query's lemmas among each line's first (``head``) or last (``tail``) words."""
     vocab = index.vocab[channel]
-    terms = [t for t in query.terms["lemmaset"] if t in vocab and t not in index.stop]
+    terms = query_lemmas(index, query, vocab)
     if not terms:
         return np.zeros(len(index.lines), np.float32)
     lemma_vocab = index.vocab["lemmaset"]
@@ -371,12 +371,17 @@ def shared_lemmas(index: LineIndex, query: Unit, doc: int) -> set[str]:
     if doc < 0:
         return set()
     target = index.units[doc].terms["lemmaset"]
-    return {l for l in query.terms["lemmaset"] if l in target and l not in index.stop}
+    return set(query_lemmas(index, query, target))
+
+
+def query_lemmas(index: LineIndex, query: Unit, known: Container[str]) -> list[str]:
+    """The query's candidate lemmas found in ``known`` (a vocabulary, a line's terms), the stop list aside, in the query's order."""
+    return [l for l in query.terms["lemmaset"] if l in known and l not in index.stop]
 
 
 def rarest_query_lemmas(index: LineIndex, query: Unit, n: int = 3) -> list[str]:
     vocab, idf = index.vocab["lemmaset"], index.idf["lemmaset"]
-    known = [l for l in query.terms["lemmaset"] if l in vocab and l not in index.stop]
+    known = query_lemmas(index, query, vocab)
     return sorted(known, key=lambda l: (-idf[vocab[l]], l))[:n]
 
 
