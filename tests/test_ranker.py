@@ -470,3 +470,17 @@ def test_report_tests_against_every_registered_baseline():
     names = registered_baselines()
     assert {"bm25", "bm25-lemma", "charngram", "tesserae", "word2vec", "word2vec-tuned"} <= set(names)
     assert not {"evidence-ranker", "evidence-ranker-themes"} & set(names)
+
+
+def test_pair_feature_matrix_matches_line_by_line_evidence(corpus):
+    """The matrix computes the row of lines sharing no lemma once per query; it must equal pair_features line by line."""
+    from latin_intertext.retrieve.features import pair_feature_matrix, pair_features, shared_lemmas
+
+    lines = small_ranker().index(corpus)._lines
+    docs = np.arange(len(corpus))
+    for text, _ in QUERIES.values():
+        query = Unit.of(text)
+        unrelated = [d for d in docs if not shared_lemmas(lines, query, int(d))]
+        assert unrelated and len(unrelated) < len(docs)  # both paths taken
+        expected = np.array([pair_features(lines, query, int(d)) for d in docs], dtype=np.float32)
+        np.testing.assert_array_equal(pair_feature_matrix(lines, query, docs), expected)

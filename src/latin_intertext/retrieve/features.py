@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Container, Sequence
+from typing import AbstractSet, Callable, Container, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -287,21 +287,33 @@ def _distance(positions: list[int]) -> int:
 
 
 def pair_feature_matrix(index: LineIndex, query: Unit, docs: np.ndarray) -> np.ndarray:
-    """:func:`pair_features` of the query against each line of ``docs``: (len(docs), len(PAIR_FEATURES))."""
+    """:func:`pair_features` of the query against each line of ``docs``: (len(docs), len(PAIR_FEATURES)).
+
+    Pair evidence is evidence about shared lemmas, so every line sharing none (a quarter of the candidates,
+    found by sound, form or as a neighbour) has the same row: it is computed once per query.
+    """
     rarest = rarest_query_lemmas(index, query)
-    rows = [pair_features(index, query, int(i), rarest) for i in docs]
+    lemmas = frozenset(query_lemmas(index, query, index.vocab["lemmaset"]))
+    rows, unrelated = [], None
+    for doc in map(int, docs):
+        common = lemmas.intersection(index.units[doc].terms["lemmaset"])
+        if common:
+            rows.append(pair_features(index, query, doc, rarest, common))
+        else:
+            unrelated = unrelated or pair_features(index, query, doc, rarest, common)
+            rows.append(unrelated)
     return np.array(rows, dtype=np.float32).reshape(len(docs), len(PAIR_FEATURES))
 
 
-def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | None = None) -> list[float]:
+def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | None = None, common: AbstractSet[str] | None = None) -> list[float]:
     """Tesserae-style evidence for one pair: frequencies and distances of the matched words.
 
-    ``rarest`` is :func:`rarest_query_lemmas` of the query, passed in when scoring many lines for one query.
+    ``rarest`` (:func:`rarest_query_lemmas`) and ``common`` (:func:`shared_lemmas`) are passed in when scoring many lines for one query.
     """
     rarest = rarest_query_lemmas(index, query) if rarest is None else rarest
     target = index.units[doc]
     q_terms, t_terms = query.terms["lemmaset"], target.terms["lemmaset"]
-    common = shared_lemmas(index, query, doc)
+    common = shared_lemmas(index, query, doc) if common is None else common
     shared = [l for l in q_terms if l in common]  # in the query's order
     q_pos = sorted({p for l in shared for p in q_terms[l]})
     t_pos = sorted({p for l in shared for p in t_terms[l]})
