@@ -131,7 +131,11 @@ def unit_vectors(kv, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
     known = np.array([w in kv.key_to_index for w in words], dtype=bool)
     vectors = np.zeros((len(words), kv.vector_size), dtype=np.float32)
     if known.any():
-        vectors[known] = kv[[w for w, k in zip(words, known) if k]]
-        norms = np.linalg.norm(vectors[known], axis=1, keepdims=True)
-        vectors[known] /= np.where(norms == 0, 1, norms)
+        vectors[known] = normalised_rows(kv[[w for w, k in zip(words, known) if k]])
     return vectors, known
+
+
+def normalised_rows(rows: np.ndarray) -> np.ndarray:
+    """Each row scaled to unit length; all-zero rows stay zero."""
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.where(norms == 0, 1, norms)

@@ -8,11 +8,12 @@ from typing import Callable
 
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
+from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
 from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
-from latin_intertext.retrieve.base import LearnedRetriever, make_retriever
+from latin_intertext.retrieve.base import REGISTRY, resolve_name
 from latin_intertext.retrieve.features import Unit, shared_lemmas
 from latin_intertext.retrieve.ranker import FAMILIES, OPTIONAL_FAMILIES, EvidenceRanker
 
@@ -124,8 +125,8 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     baseline_scores = {}
     for name in baselines or registered_baselines():
         try:
-            baseline = make_retriever(name).index(bench.corpus)
-            run = out_of_fold(baseline, bench, folds) if isinstance(baseline, LearnedRetriever) else baseline.search(bench.query_texts, 1000)
+            learned = REGISTRY[resolve_name(name)].learned
+            run = run_retriever(name, bench, 1000, cv=n_folds if learned else None).run  # out of fold on the same grouped folds
         except (ImportError, LatinIntertextError) as exc:
             skipped.append({"name": name, "reason": str(exc)})
         else:

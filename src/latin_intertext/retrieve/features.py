@@ -29,6 +29,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
+from latin_intertext.vectors import normalised_rows, unit_vectors
 
 CHANNELS = ("lemma", "lemmaset", "form", "stem", "bigram")
 EDGE_CHANNELS = ("head", "tail")  # candidate lemmas of a line's first / last EDGE_WORDS words
@@ -141,7 +142,7 @@ class Themes:
     @classmethod
     def of(cls, index: "LineIndex", vectors) -> "Themes":
         lines = np.stack([_theme(index, vectors, unit) for unit in index.units]) if index.units else np.zeros((0, vectors.vector_size))
-        return cls(vectors, lines.astype(np.float32), _normalised(_window_sum(lines, index.scene).astype(np.float32)))
+        return cls(vectors, lines.astype(np.float32), normalised_rows(_window_sum(lines, index.scene).astype(np.float32)))
 
     def cosines(self, index: "LineIndex", query: Unit) -> list[np.ndarray]:
         theme = _theme(index, self.vectors, query)
@@ -150,8 +151,6 @@ class Themes:
 
 def _theme(index: "LineIndex", vectors, unit: Unit) -> np.ndarray:
     """Lemmas unknown to the corpus weigh as its rarest; the stop list and lemmas without a vector are left out."""
-    from latin_intertext.vectors import unit_vectors
-
     vocab, idf = index.vocab["lemma"], index.idf["lemma"]
     rarest = float(idf.max()) if len(idf) else 1.0
     lemmas = [l for l in unit.terms["lemma"] if l not in index.stop]
@@ -160,12 +159,7 @@ def _theme(index: "LineIndex", vectors, unit: Unit) -> np.ndarray:
     for lemma, vector, has_vector in zip(lemmas, units, known):
         if has_vector:
             theme += (idf[vocab[lemma]] if lemma in vocab else rarest) * vector
-    return _normalised(theme[None, :])[0]
-
-
-def _normalised(rows: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    return rows / np.where(norms == 0, 1, norms)
+    return normalised_rows(theme[None, :])[0]
 
 
 def neighbours(lines: Sequence[CorpusLine]) -> tuple[np.ndarray, np.ndarray]:
