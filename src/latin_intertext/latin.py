@@ -28,6 +28,21 @@ _NOT_ENCLITIC = frozenset(
     utramque utriusque denique absque quicumque quaecumque quodcumque cumque ne bene pene paene
     sine mane bone pone cane hodie tune ene ue que lene plane fine inane ipsene""".split()
 )
+# Forms a lexicon reads as one rare word (``animaeque`` as *animaequus*, ``seque`` as *sequor*, ``inque`` as
+# *inquam*) that in verse are nearly always a common word plus an enclitic.
+_ENCLITIC_OVER_LEXICON = frozenset("seque inque deque teque mene colloque animaeque".split())
+# Prefixes written unassimilated in some editions (*inmensus*, *adspergo*, *conpago*, *exsanguis*) and
+# assimilated in others: lemmas are keyed by the assimilated spelling, so both editions meet.
+_ASSIMILATIONS = (
+    ("inm", "imm"), ("inp", "imp"), ("inb", "imb"), ("inl", "ill"), ("inr", "irr"),
+    ("conl", "coll"), ("conm", "comm"), ("conp", "comp"), ("conb", "comb"), ("conr", "corr"),
+    ("adsp", "asp"), ("adst", "ast"), ("adsc", "asc"), ("ads", "ass"), ("adc", "acc"), ("adf", "aff"), ("adg", "agg"),
+    ("adl", "all"), ("adp", "app"), ("adr", "arr"), ("adt", "att"), ("obp", "opp"), ("obc", "occ"), ("obf", "off"),
+    ("subm", "summ"), ("subp", "supp"), ("subf", "suff"), ("subc", "succ"), ("subg", "sugg"), ("exs", "ex"),
+)
+_ASSIMILATION = re.compile("^(?:" + "|".join(written for written, _ in _ASSIMILATIONS) + ")")
+# Spellings of one lemma that no prefix rule covers.
+_LEMMA_VARIANTS = {"tento": "tempto", "tentatus": "tempto", "temptatus": "tempto"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +130,11 @@ def is_known(form: str) -> bool:
 
 @lru_cache(maxsize=None)
 def split_enclitic(form: str) -> tuple[str, str]:
-    """Split ``-que``, ``-ne`` or ``-ve`` off a lower-case form when the lexicon says the base is a word."""
+    """Split ``-que``, ``-ne`` or ``-ve`` off a lower-case form when the lexicon says the base is a word.
+
+    Names no lexicon knows take *-que* too (``Macetumque``): an unknown form ending in it is split
+    whenever the rest has three letters or more.
+    """
     folded = fold(form)
     if folded in _NOT_ENCLITIC:
         return form, ""
@@ -123,7 +142,9 @@ def split_enclitic(form: str) -> tuple[str, str]:
         folded_clitic = fold(clitic)
         if folded.endswith(folded_clitic) and len(folded) - len(clitic) >= 2:
             base = form[: -len(clitic)]
-            if not _known_exact(form) and is_known(base):
+            if folded in _ENCLITIC_OVER_LEXICON or (not _known_exact(form) and is_known(base)):
+                return base, clitic
+            if clitic == "que" and len(base) >= 3 and not is_known(form):
                 return base, clitic
     return form, ""
 
@@ -135,13 +156,30 @@ def _known_exact(form: str) -> bool:
 @lru_cache(maxsize=None)
 def lemmatize(form: str) -> str:
     """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
-    for spelling in spellings(form):
-        if simplemma.is_known(spelling, lang="la"):
-            return fold(simplemma.lemmatize(spelling, lang="la"))
-    return guess_stem(fold(form))
+    for candidate in (form, *_greek_nominatives(form)):
+        for spelling in spellings(candidate):
+            if simplemma.is_known(spelling, lang="la"):
+                return canonical_lemma(fold(simplemma.lemmatize(spelling, lang="la")))
+    return guess_stem(canonical_lemma(fold(form)))
 
 
-_CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms])$")
+def _greek_nominatives(form: str) -> tuple[str, ...]:
+    """Nominatives a Greek accusative in -n may come from (*Phasin*: *Phasis*; *Aenean*: *Aeneas*), which the lexicon lacks."""
+    if len(form) >= 4 and form[-1] == "n" and form[-2] in _VOWELS:
+        return (form[:-1] + "s", form[:-1])
+    return ()
+
+
+def canonical_lemma(lemma: str) -> str:
+    """One spelling per folded lemma: prefixes assimilated (*inmensus* is *immensus*) and known variants merged."""
+    lemma = _ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma, count=1)
+    return _LEMMA_VARIANTS.get(lemma, lemma)
+
+
+_ASSIMILATED = dict(_ASSIMILATIONS)
+
+
+_CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms]|[aei]n)$")  # -en, -an, -in: Greek accusatives
 _FINAL_VOWELS = re.compile(r"[aeiouy]+$")
 MIN_GUESSED_STEM = 4
 
@@ -199,7 +237,7 @@ def _lexicon():
 def lemma_candidates(word: str) -> frozenset[str]:
     """Every lemma a form may belong to: simplemma's choice plus the lexicon's alternatives."""
     norm, lemma, _ = _analyse(word)
-    return frozenset({lemma, *_lexicon().lookup(norm)})
+    return frozenset({lemma, *(canonical_lemma(candidate) for candidate in _lexicon().lookup(norm))})
 
 
 def has_latin_words(text: str) -> bool:

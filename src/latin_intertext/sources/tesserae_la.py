@@ -35,7 +35,7 @@ from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_f
 from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
 
 COLLECTION = "tesserae-la"
-CACHE_VERSION = 1  # bump when latin.py's lemmatising changes the output
+CACHE_VERSION = 2  # bump when latin.py's lemmatising changes the output
 _PROBLEM_LINE = re.compile(r":(\d+): ")
 _DUPLICATE = re.compile(r"duplicate citation (<.*>) \(first at line (\d+)\)")
 
