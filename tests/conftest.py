@@ -53,6 +53,7 @@ def synonym_vectors(texts, path) -> str:
     from gensim.models import KeyedVectors
 
     from latin_intertext import latin
+    from latin_intertext.vectors import save_vectors
 
     lemmas = sorted({l for t in texts for l in latin.lemmas(t)})
     vectors = np.random.default_rng(0).normal(size=(len(lemmas), 16)).astype(np.float32)
@@ -60,5 +61,4 @@ def synonym_vectors(texts, path) -> str:
         vectors[lemmas.index(word)] = vectors[lemmas.index(synonym)]
     kv = KeyedVectors(16)
     kv.add_vectors(lemmas, vectors)
-    kv.save(str(path))
-    return str(path)
+    return str(save_vectors(kv, path))

@@ -221,6 +221,18 @@ def test_tesserae_la_index_on_a_subset(small_index):
     assert {h.citation.author_key for h in s.search("arma uirumque", k=20, authors=["catullus"])} == {"catullus"}
 
 
+def test_index_from_another_lemmatiser_is_refused(small_index, tmp_path, monkeypatch):
+    import shutil
+
+    stale = tmp_path / "tesserae-la"
+    shutil.copytree(small_index, stale)
+    meta = json.loads((stale / "meta.json").read_text())
+    assert meta["lemmatiser"] == latin.LEMMATISER_VERSION
+    (stale / "meta.json").write_text(json.dumps({**meta, "lemmatiser": latin.LEMMATISER_VERSION - 1}))
+    with pytest.raises(LatinIntertextError, match=r"another lemmatiser.*index-tesserae"):
+        Searcher.from_tesserae_la(stale)
+
+
 def test_sparse_index_ranks_like_bm25_lemma(searcher):
     sparse = Searcher.from_corpus(searcher.corpus, "bm25-lemma-sparse")
     a = [h.id for h in searcher.search(SILIUS_OPENING, k=10)]

@@ -70,6 +70,33 @@ def test_missing_vectors_say_how_to_train(tmp_path):
         make_retriever("word2vec").index(corpus)  # default path in the empty test home
 
 
+def test_vectors_keyed_by_another_lemmatiser_are_refused(tmp_path, monkeypatch):
+    """Vectors trained before a change to the lemmatiser would silently miss the lemmas it now gives."""
+    from latin_intertext import latin
+    from latin_intertext.vectors import load_vectors
+
+    path = tmp_path / "v.kv"
+    synonym_vectors(["nauis ratem aequor aequora unda uehit ducit"], path)
+    assert load_vectors(path).vector_size == 16
+    monkeypatch.setattr(latin, "LEMMATISER_VERSION", latin.LEMMATISER_VERSION + 1)
+    with pytest.raises(LatinIntertextError, match=r"another lemmatiser.*train-vectors"):
+        load_vectors(path)
+    (tmp_path / "v.kv.json").unlink()  # vectors from before the stamp existed
+    with pytest.raises(LatinIntertextError, match=r"version None.*train-vectors"):
+        load_vectors(path)
+
+
+def test_lemma_cache_is_keyed_by_the_lemmatiser(monkeypatch):
+    from latin_intertext import latin
+    from latin_intertext.sources import tesserae_la
+    from latin_intertext.sources.manifest import load_manifest
+
+    files = load_manifest("tesserae-la")[:3]
+    before = tesserae_la._cache_path(files, 3)
+    monkeypatch.setattr(latin, "LEMMATISER_VERSION", latin.LEMMATISER_VERSION + 1)
+    assert tesserae_la._cache_path(files, 3) != before
+
+
 def test_word2vec_ranks_the_parallel_first(small_vectors):
     corpus, queries = load_mini()
     retriever = make_retriever("word2vec", vectors_path=str(small_vectors.path)).index(corpus)

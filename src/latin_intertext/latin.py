@@ -18,6 +18,9 @@ from functools import lru_cache
 
 import simplemma
 
+# Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
+# the word vectors record it, so that nothing built from older lemmas is used with newer ones.
+LEMMATISER_VERSION = 2
 ENCLITICS = ("que", "ne", "ve")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _VOWELS = frozenset("aeiouy")

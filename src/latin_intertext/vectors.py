@@ -2,11 +2,13 @@
 
 ``train_vectors`` trains and saves :class:`gensim.models.KeyedVectors` under
 ``paths.models_dir()`` (outside the repository); ``load_vectors`` reads them back
-and tells the user to run ``latin-intertext train-vectors`` when they are missing.
+and tells the user to run ``latin-intertext train-vectors`` when they are missing, or
+were trained on lemmas of another version of the lemmatiser (recorded in a JSON sidecar).
 """
 
 from __future__ import annotations
 
+import json
 import time
 import zlib
 from dataclasses import dataclass
@@ -102,9 +104,7 @@ def train_vectors(
         callbacks=[_Progress()],
     )
     t2 = time.perf_counter()
-    path = Path(out) if out else default_vectors_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.wv.save(str(path))
+    path = save_vectors(model.wv, Path(out) if out else default_vectors_path())
     return TrainingResult(path, len(model.wv), len(corpus), int(corpus.ids.size), t1 - t0, t2 - t1, corpus.report.summary())
 
 
@@ -113,13 +113,36 @@ def stable_hash(text: str) -> int:
     return zlib.crc32(text.encode("utf-8"))
 
 
+def save_vectors(kv, path: Path | str) -> Path:
+    """Save lemma vectors with a sidecar naming the lemmatiser whose lemmas they are keyed by."""
+    from latin_intertext.latin import LEMMATISER_VERSION
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kv.save(str(path))
+    _sidecar(path).write_text(json.dumps({"lemmatiser": LEMMATISER_VERSION}) + "\n", encoding="utf-8")
+    return path
+
+
+def _sidecar(path: Path) -> Path:
+    return path.with_name(path.name + ".json")
+
+
 def load_vectors(path: Path | str | None = None):
-    """The saved lemma vectors (gensim KeyedVectors); a LatinIntertextError says how to make them if missing."""
+    """The saved lemma vectors (gensim KeyedVectors); a LatinIntertextError says how to make them if missing or stale."""
+    from latin_intertext.latin import LEMMATISER_VERSION
+
     path = Path(path) if path else default_vectors_path()
+    how = "(add --limit-files N for a quick small model, --out PATH to save elsewhere)"
     if not path.is_file():
+        raise LatinIntertextError(f"No word vectors at {path}. Train them first: `latin-intertext train-vectors` {how}.")
+    sidecar = _sidecar(path)
+    made_by = json.loads(sidecar.read_text(encoding="utf-8")).get("lemmatiser") if sidecar.is_file() else None
+    if made_by != LEMMATISER_VERSION:
         raise LatinIntertextError(
-            f"No word vectors at {path}. Train them first: `latin-intertext train-vectors` "
-            "(add --limit-files N for a quick small model, --out PATH to save elsewhere)."
+            f"The word vectors at {path} are keyed by lemmas of another lemmatiser (version {made_by}, now "
+            f"{LEMMATISER_VERSION}; recorded in {sidecar.name}), so some lemmas would find no vector. "
+            f"Train them again: `latin-intertext train-vectors` {how}."
         )
     from gensim.models import KeyedVectors
 

@@ -111,7 +111,7 @@ def save_index(folder: Path, corpus: Corpus, retriever: SparseLemmaBM25, meta: d
     with open(tmp / "corpus.pickle", "wb") as fh:
         pickle.dump(corpus, fh, protocol=pickle.HIGHEST_PROTOCOL)
     (tmp / "report.json").write_text(json.dumps(corpus.report.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
-    meta = {**meta, "version": INDEX_VERSION, "retriever": SPARSE_RETRIEVER, "k1": retriever.k1, "b": retriever.b, "lines": len(corpus), "counts": corpus.report.counts(), "built": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    meta = {**meta, "version": INDEX_VERSION, "lemmatiser": latin.LEMMATISER_VERSION, "retriever": SPARSE_RETRIEVER, "k1": retriever.k1, "b": retriever.b, "lines": len(corpus), "counts": corpus.report.counts(), "built": time.strftime("%Y-%m-%dT%H:%M:%S")}
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     shutil.rmtree(folder, ignore_errors=True)
     tmp.rename(folder)
@@ -124,6 +124,11 @@ def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, dict]:
     meta = json.loads(meta_path.read_text())
     if meta.get("version") != INDEX_VERSION:
         raise LatinIntertextError(f"The index at {folder} was built by another version (index format {meta.get('version')}, need {INDEX_VERSION}). Rebuild it with `latin-intertext index-tesserae`.")
+    if meta.get("lemmatiser") != latin.LEMMATISER_VERSION:
+        raise LatinIntertextError(
+            f"The index at {folder} holds lemmas from another lemmatiser (version {meta.get('lemmatiser')}, now {latin.LEMMATISER_VERSION}), "
+            "so some of its lemmas would not meet the query's. Rebuild it with `latin-intertext index-tesserae`."
+        )
     with open(folder / "corpus.pickle", "rb") as fh:
         corpus = pickle.load(fh)
     return corpus, SparseLemmaBM25.load(folder, corpus, meta["k1"], meta["b"]), meta

@@ -35,7 +35,7 @@ from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_f
 from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
 
 COLLECTION = "tesserae-la"
-CACHE_VERSION = 2  # bump when latin.py's lemmatising changes the output
+CACHE_VERSION = 1  # bump when the cache's format changes (latin.LEMMATISER_VERSION covers the lemmas)
 _PROBLEM_LINE = re.compile(r":(\d+): ")
 _DUPLICATE = re.compile(r"duplicate citation (<.*>) \(first at line (\d+)\)")
 
@@ -210,7 +210,7 @@ def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_f
 
 def _cache_path(files: list[SourceFile], limit_files: int | None) -> Path:
     digest = hashlib.sha256()
-    digest.update(f"v{CACHE_VERSION}|{limit_files}|".encode())
+    digest.update(f"v{CACHE_VERSION}|lemmatiser {latin.LEMMATISER_VERSION}|{limit_files}|".encode())
     for f in files:
         digest.update(f.sha256.encode())
     return data_home() / COLLECTION / f"lemmas-{digest.hexdigest()[:16]}.npz"
