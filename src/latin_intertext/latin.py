@@ -5,7 +5,9 @@ is the same everywhere. Matching is done on *folded* forms: lower case, no
 diacritics, ``v`` written ``u`` and ``j`` written ``i``. Lemmatising uses
 simplemma, whose Latin dictionary mostly spells consonantal u as ``v``, so
 folded forms are retried with ``v`` restored. Enclitics (-que, -ne, -ve) are
-split off only where the lexicon knows the base and not the whole form.
+split off where the lexicon knows the base and not the whole form (and -que off
+unknown names). Lemmas get one spelling across editions (:func:`canonical_lemma`);
+words no lexicon knows get a guessed stem (:func:`guess_stem`).
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ _ASSIMILATIONS = (
     ("adl", "all"), ("adp", "app"), ("adr", "arr"), ("adt", "att"), ("obp", "opp"), ("obc", "occ"), ("obf", "off"),
     ("subm", "summ"), ("subp", "supp"), ("subf", "suff"), ("subc", "succ"), ("subg", "sugg"), ("exs", "ex"),
 )
-_ASSIMILATION = re.compile("^(?:" + "|".join(written for written, _ in _ASSIMILATIONS) + ")")
+_ASSIMILATED = dict(_ASSIMILATIONS)
+_ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 # Spellings of one lemma that no prefix rule covers.
 _LEMMA_VARIANTS = {"tento": "tempto", "tentatus": "tempto", "temptatus": "tempto"}
 
@@ -178,8 +181,6 @@ def canonical_lemma(lemma: str) -> str:
     lemma = _ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma, count=1)
     return _LEMMA_VARIANTS.get(lemma, lemma)
 
-
-_ASSIMILATED = dict(_ASSIMILATIONS)
 
 
 _CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms]|[aei]n)$")  # -en, -an, -in: Greek accusatives
