@@ -484,3 +484,23 @@ def test_pair_feature_matrix_matches_line_by_line_evidence(corpus):
         assert unrelated and len(unrelated) < len(docs)  # both paths taken
         expected = np.array([pair_features(lines, query, int(d)) for d in docs], dtype=np.float32)
         np.testing.assert_array_equal(pair_feature_matrix(lines, query, docs), expected)
+
+
+def test_shares_query_rarest_counts_the_querys_rarest_lemmas_in_the_line(corpus):
+    """Also for lines matching two words or more on both sides, where the Tesserae distances use the pair's own
+    rarest lemmas (an earlier version let those two stand in for the query's rarest three)."""
+    from latin_intertext.retrieve.features import PAIR_FEATURES, pair_features, rarest_query_lemmas
+
+    lines = small_ranker().index(corpus)._lines
+    column, tess = PAIR_FEATURES.index("shares_query_rarest"), PAIR_FEATURES.index("tess_score")
+    query = Unit.of("regina oculos ad sidera tollit et per caerula nauta ducit ratem")
+    rarest = rarest_query_lemmas(lines, query)
+    assert len(rarest) == 3
+    counted = []
+    for doc in range(len(corpus)):
+        row = pair_features(lines, query, doc)
+        expected = sum(1 for l in rarest if l in lines.units[doc].terms["lemmaset"])
+        assert row[column] == expected
+        if row[tess] > -20.0:  # two or more words matched on both sides
+            counted.append(expected)
+    assert len(counted) >= 2 and set(counted) - {2}  # the multi-word branch is taken, with counts other than two

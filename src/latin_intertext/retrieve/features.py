@@ -320,26 +320,18 @@ def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | N
     q_terms, t_terms = query.terms["lemmaset"], target.terms["lemmaset"]
     common = shared_lemmas(index, query, doc) if common is None else common
     shared = [l for l in q_terms if l in common]  # in the query's order
-    q_pos = sorted({p for l in shared for p in q_terms[l]})
-    t_pos = sorted({p for l in shared for p in t_terms[l]})
+    q_lemma_pos = {p: l for l in shared for p in q_terms[l]}  # each matched word position, with one of its lemmas
+    t_lemma_pos = {p: l for l in shared for p in t_terms[l]}
     freq = {l: index.lemma_freq.get(l, 1) for l in shared}
-    if len(q_pos) >= 2 and len(t_pos) >= 2:
-        rarest = sorted(shared, key=lambda l: (freq[l], l))[:2]
-        d_t = _distance([t_terms[l][0] for l in rarest]) if len(rarest) == 2 else 1
-        d_s = _distance([q_terms[l][0] for l in rarest]) if len(rarest) == 2 else 1
+    if len(q_lemma_pos) >= 2 and len(t_lemma_pos) >= 2:
+        rarest_shared = sorted(shared, key=lambda l: (freq[l], l))[:2]
+        d_t = _distance([t_terms[l][0] for l in rarest_shared]) if len(rarest_shared) == 2 else 1
+        d_s = _distance([q_terms[l][0] for l in rarest_shared]) if len(rarest_shared) == 2 else 1
         weight = sum(1.0 / freq[l] * (len(t_terms[l]) + len(q_terms[l])) for l in shared)
         tess = math.log(weight / (d_t + d_s))
     else:
         d_t = d_s = 0
         tess = -20.0
-    ordered = 0
-    q_lemma_pos = {p: l for l in shared for p in q_terms[l]}
-    t_lemma_pos = {p: l for l in shared for p in t_terms[l]}
-    q_seq = [q_lemma_pos[p] for p in sorted(q_lemma_pos)]
-    t_seq = [t_lemma_pos[p] for p in sorted(t_lemma_pos)]
-    for a, b in zip(q_seq, q_seq[1:]):
-        if a != b and a in t_seq and b in t_seq and t_seq.index(a) < t_seq.index(b):
-            ordered += 1
     lemma_vocab, lemma_idf = index.vocab["lemmaset"], index.idf["lemmaset"]
     shared_idf = {l: float(lemma_idf[lemma_vocab[l]]) for l in shared}  # shared lemmas stand in a corpus line: all in the vocabulary
     idfs = sorted(shared_idf.values(), reverse=True) + [0.0, 0.0]
@@ -347,16 +339,17 @@ def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | N
     bg = sorted((background(l) for l in shared), reverse=True) + [0.0, 0.0] if background else [0.0, 0.0]
     phrase = _phrase_evidence(shared, q_terms, t_terms, shared_idf)
     last = target.n_words - 1
+    shift = query.n_words - target.n_words  # the same distance from the end of the line on both sides: the same sedes
     edge = sum(1 for l in shared if (0 in t_terms[l] or last in t_terms[l]))
-    sedes = sum(1 for l in shared if any((target.n_words - p) in {query.n_words - qp for qp in q_terms[l]} for p in t_terms[l]))
+    sedes = sum(1 for l in shared if any(p + shift in q_terms[l] for p in t_terms[l]))
     where = _query_position(shared, q_terms, query.n_words, shared_idf)
     return [
         tess,
         float(d_t),
         float(d_s),
-        float(len(t_pos)),
+        float(len(t_lemma_pos)),
         float(min(freq.values())) if freq else 0.0,
-        float(ordered),
+        float(_ordered_pairs(q_lemma_pos, t_lemma_pos)),
         float(edge),
         float(sedes),
         float(query.n_words),
@@ -369,6 +362,15 @@ def pair_features(index: LineIndex, query: Unit, doc: int, rarest: list[str] | N
         float(sum(1 for l in rarest if l in t_terms)),
         *where,
     ]
+
+
+def _ordered_pairs(q_lemma_pos: dict[int, str], t_lemma_pos: dict[int, str]) -> int:
+    """How many neighbouring matched words of the query come in the same order in the line."""
+    q_seq = [q_lemma_pos[p] for p in sorted(q_lemma_pos)]
+    t_first: dict[str, int] = {}
+    for p in sorted(t_lemma_pos):
+        t_first.setdefault(t_lemma_pos[p], len(t_first))
+    return sum(1 for a, b in zip(q_seq, q_seq[1:]) if a != b and a in t_first and b in t_first and t_first[a] < t_first[b])
 
 
 def _query_position(shared: list[str], q_terms: dict, n_words: int, idf: dict[str, float]) -> tuple[float, float]:
