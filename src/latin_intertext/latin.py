@@ -20,9 +20,22 @@ from functools import lru_cache
 
 import simplemma
 
+from latin_intertext.errors import LatinIntertextError
+
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
 LEMMATISER_VERSION = 2
+
+
+def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:
+    """Refuse ``what`` (an index, vectors) built from another lemmatiser's lemmas, naming the command that rebuilds it."""
+    if recorded != LEMMATISER_VERSION:
+        raise LatinIntertextError(
+            f"{what} holds lemmas from another lemmatiser (version {recorded}, now {LEMMATISER_VERSION}), "
+            f"so {consequence}. Rebuild it with {rebuild}."
+        )
+
+
 ENCLITICS = ("que", "ne", "ve")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _VOWELS = frozenset("aeiouy")

@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.latin import LEMMATISER_VERSION, require_lemmatiser
 from latin_intertext.paths import models_dir
 
 DEFAULT_NAME = "word2vec-lemmas.kv"
@@ -115,8 +116,6 @@ def stable_hash(text: str) -> int:
 
 def save_vectors(kv, path: Path | str) -> Path:
     """Save lemma vectors with a sidecar naming the lemmatiser whose lemmas they are keyed by."""
-    from latin_intertext.latin import LEMMATISER_VERSION
-
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     kv.save(str(path))
@@ -130,20 +129,13 @@ def _sidecar(path: Path) -> Path:
 
 def load_vectors(path: Path | str | None = None):
     """The saved lemma vectors (gensim KeyedVectors); a LatinIntertextError says how to make them if missing or stale."""
-    from latin_intertext.latin import LEMMATISER_VERSION
-
     path = Path(path) if path else default_vectors_path()
     how = "(add --limit-files N for a quick small model, --out PATH to save elsewhere)"
     if not path.is_file():
         raise LatinIntertextError(f"No word vectors at {path}. Train them first: `latin-intertext train-vectors` {how}.")
     sidecar = _sidecar(path)
     made_by = json.loads(sidecar.read_text(encoding="utf-8")).get("lemmatiser") if sidecar.is_file() else None
-    if made_by != LEMMATISER_VERSION:
-        raise LatinIntertextError(
-            f"The word vectors at {path} are keyed by lemmas of another lemmatiser (version {made_by}, now "
-            f"{LEMMATISER_VERSION}; recorded in {sidecar.name}), so some lemmas would find no vector. "
-            f"Train them again: `latin-intertext train-vectors` {how}."
-        )
+    require_lemmatiser(made_by, f"The word vectors at {path} (as {sidecar.name} records)", "some lemmas would find no vector", f"`latin-intertext train-vectors` {how}")
     from gensim.models import KeyedVectors
 
     return KeyedVectors.load(str(path), mmap="r")

@@ -124,11 +124,7 @@ def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, dict]:
     meta = json.loads(meta_path.read_text())
     if meta.get("version") != INDEX_VERSION:
         raise LatinIntertextError(f"The index at {folder} was built by another version (index format {meta.get('version')}, need {INDEX_VERSION}). Rebuild it with `latin-intertext index-tesserae`.")
-    if meta.get("lemmatiser") != latin.LEMMATISER_VERSION:
-        raise LatinIntertextError(
-            f"The index at {folder} holds lemmas from another lemmatiser (version {meta.get('lemmatiser')}, now {latin.LEMMATISER_VERSION}), "
-            "so some of its lemmas would not meet the query's. Rebuild it with `latin-intertext index-tesserae`."
-        )
+    latin.require_lemmatiser(meta.get("lemmatiser"), f"The index at {folder}", "some of its lemmas would not meet the query's", "`latin-intertext index-tesserae`")
     with open(folder / "corpus.pickle", "rb") as fh:
         corpus = pickle.load(fh)
     return corpus, SparseLemmaBM25.load(folder, corpus, meta["k1"], meta["b"]), meta
