@@ -18,6 +18,7 @@ from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, Unit
 from latin_intertext.retrieve.ranker import ALL_FEATURES, AUTHOR_FEATURE, FAMILIES, EvidenceRanker, monotone_direction
 
 from conftest import synonym_vectors
+from pair_oracle import pair_features
 
 # two invented works of six lines each, in reading order
 WORKS = {
@@ -472,24 +473,48 @@ def test_report_tests_against_every_registered_baseline():
     assert not {"evidence-ranker", "evidence-ranker-themes"} & set(names)
 
 
-def test_pair_feature_matrix_matches_line_by_line_evidence(corpus):
-    """The matrix computes the row of lines sharing no lemma once per query; it must equal pair_features line by line."""
-    from latin_intertext.retrieve.features import pair_feature_matrix, pair_features, shared_lemmas
+def test_neighbour_values_stop_at_the_edges_of_a_book(corpus):
+    """The two invented works are two books of six lines: nothing crosses from one into the other."""
+    lines = small_ranker().index(corpus)._lines
+    values = np.arange(1, 13, dtype=np.float32)
+    assert lines.before(values).tolist() == [0, 1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11]
+    assert lines.after(values).tolist() == [2, 3, 4, 5, 6, 0, 8, 9, 10, 11, 12, 0]
+
+
+def test_pair_feature_matrix_equals_the_line_by_line_definition(corpus):
+    """Every line of the invented corpus, those sharing no lemma included, and lines asked for twice."""
+    from latin_intertext.retrieve.features import shared_lemmas
+    from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
 
     lines = small_ranker().index(corpus)._lines
-    docs = np.arange(len(corpus))
-    for text, _ in QUERIES.values():
+    docs = np.r_[np.arange(len(corpus)), [3, 0]]
+    for text in [t for t, _ in QUERIES.values()] + ["galeam miles capit nox erat ventus rursus silva undique", "nox", "zzz"]:
         query = Unit.of(text)
-        unrelated = [d for d in docs if not shared_lemmas(lines, query, int(d))]
-        assert unrelated and len(unrelated) < len(docs)  # both paths taken
         expected = np.array([pair_features(lines, query, int(d)) for d in docs], dtype=np.float32)
-        np.testing.assert_array_equal(pair_feature_matrix(lines, query, docs), expected)
+        np.testing.assert_array_equal(pair_feature_matrix(lines, query, docs), expected, err_msg=text)
+    query = Unit.of(QUERIES["q1"][0])
+    unrelated = [d for d in docs if not shared_lemmas(lines, query, int(d))]
+    assert unrelated and len(unrelated) < len(docs)  # both kinds of line taken
+
+
+def test_pair_feature_matrix_equals_the_definition_on_real_candidates(benchmark):
+    """Every 12th real query against its ranker candidates (the matched words, the Tesserae distances and the
+    phrases of real verse: repeated lemmas, words with several candidate lemmas, long passages)."""
+    from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
+
+    ranker = EvidenceRanker(background=None).index(benchmark.corpus)
+    lines = ranker._lines
+    for q in benchmark.queries[::12]:
+        cand, _ = ranker._features(q.text)
+        query = Unit.of(q.text)
+        expected = np.array([pair_features(lines, query, int(d)) for d in cand], dtype=np.float32)
+        np.testing.assert_array_equal(pair_feature_matrix(lines, query, cand), expected, err_msg=q.id)
 
 
 def test_shares_query_rarest_counts_the_querys_rarest_lemmas_in_the_line(corpus):
     """Also for lines matching two words or more on both sides, where the Tesserae distances use the pair's own
     rarest lemmas (an earlier version let those two stand in for the query's rarest three)."""
-    from latin_intertext.retrieve.features import PAIR_FEATURES, pair_features, rarest_query_lemmas
+    from latin_intertext.retrieve.pair_evidence import PAIR_FEATURES, pair_feature_matrix, rarest_query_lemmas
 
     lines = small_ranker().index(corpus)._lines
     column, tess = PAIR_FEATURES.index("shares_query_rarest"), PAIR_FEATURES.index("tess_score")
@@ -497,8 +522,8 @@ def test_shares_query_rarest_counts_the_querys_rarest_lemmas_in_the_line(corpus)
     rarest = rarest_query_lemmas(lines, query)
     assert len(rarest) == 3
     counted = []
-    for doc in range(len(corpus)):
-        row = pair_features(lines, query, doc)
+    matrix = pair_feature_matrix(lines, query, np.arange(len(corpus)))
+    for doc, row in enumerate(matrix):
         expected = sum(1 for l in rarest if l in lines.units[doc].terms["lemmaset"])
         assert row[column] == expected
         if row[tess] > -20.0:  # two or more words matched on both sides

@@ -23,7 +23,8 @@ import numpy as np
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve.base import LearnedRetriever, register
-from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, pair_feature_matrix, window_char_cos
+from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
+from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
 
 FAMILIES = {
     "lemmas": [f for f in FEATURES if f.startswith(("lemma_", "lemmaset_", "form_"))],
@@ -172,8 +173,6 @@ class EvidenceRanker(LearnedRetriever):
 
     # -- learning -------------------------------------------------------------
     def fit(self, train: Benchmark) -> "EvidenceRanker":
-        import lightgbm as lgb
-
         texts = {q.id: q.text for q in train.queries}
         blocks, labels, groups = [], [], []
         for qid, text in texts.items():
