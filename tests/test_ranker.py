@@ -488,7 +488,8 @@ def test_pair_feature_matrix_equals_the_line_by_line_definition(corpus):
 
     lines = small_ranker().index(corpus)._lines
     docs = np.r_[np.arange(len(corpus)), [3, 0]]
-    for text in [t for t, _ in QUERIES.values()] + ["galeam miles capit nox erat ventus rursus silva undique", "nox", "zzz"]:
+    passage = " ".join(text for _, _, text in LINES * 2)  # 180 words: lemmas repeated far apart
+    for text in [t for t, _ in QUERIES.values()] + ["galeam miles capit nox erat ventus rursus silva undique", "nox", "zzz", passage]:
         query = Unit.of(text)
         expected = np.array([pair_features(lines, query, int(d)) for d in docs], dtype=np.float32)
         np.testing.assert_array_equal(pair_feature_matrix(lines, query, docs), expected, err_msg=text)

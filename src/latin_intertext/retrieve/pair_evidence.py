@@ -147,7 +147,7 @@ def pair_feature_matrix(index: "LineIndex", query: "Unit", docs: np.ndarray) -> 
     q_count = np.array([len(p) for p in q.positions], dtype=np.float64)
     q_first = np.array([p[0] for p in q.positions], dtype=np.int64)
 
-    q_words_matched = (shared.astype(np.int32) @ q_at.astype(np.int32) > 0).sum(axis=1)
+    q_words_matched = (shared.astype(np.float32) @ q_at.astype(np.float32) > 0).sum(axis=1)  # BLAS: integer products are not
     t_words = np.zeros((n_rows, int(line_words.max(initial=0)) + 1), dtype=bool)
     t_words[rows, pos] = True
     t_words_matched = t_words.sum(axis=1)
@@ -255,10 +255,7 @@ def _phrases(q: QueryLemmas, rows, ks, pos, n_rows: int) -> tuple[np.ndarray, np
     and how many close pairs there are. Gaps are between different words on each side.
     """
     n_lemmas = len(q.names)
-    q_gap = np.full((n_lemmas, n_lemmas), NO_GAP, dtype=np.int64)
-    for a in range(n_lemmas):
-        for b in range(a + 1, n_lemmas):
-            q_gap[a, b] = min((abs(x - y) for x in q.positions[a] for y in q.positions[b] if x != y), default=NO_GAP)
+    q_gap = _query_gaps(q)
     best_idf, best_gap, close = np.zeros(n_rows), np.full(n_rows, float(NO_GAP)), np.zeros(n_rows)
     first, second = _pairs_within_rows(rows)
     keep = (ks[first] < ks[second]) & (pos[first] != pos[second])
@@ -277,6 +274,23 @@ def _phrases(q: QueryLemmas, rows, ks, pos, n_rows: int) -> tuple[np.ndarray, np
     close = np.bincount(row[is_close], minlength=n_rows).astype(np.float64)
     np.maximum.at(best_idf, row[is_close], np.minimum(q.idf[a], q.idf[b])[is_close])
     return best_idf, best_gap, close
+
+
+def _query_gaps(q: QueryLemmas) -> np.ndarray:
+    """(lemmas, lemmas): the smallest distance between two different words of the query, one holding each lemma
+    (:data:`NO_GAP` where it is larger, or there are no such words). One lemma at a time: a long passage has
+    thousands of words."""
+    n_lemmas = len(q.names)
+    gap = np.full((n_lemmas, n_lemmas), NO_GAP, dtype=np.int64)
+    if not n_lemmas:
+        return gap
+    lemma = np.repeat(np.arange(n_lemmas), [len(p) for p in q.positions])
+    where = np.concatenate([np.asarray(p, dtype=np.int64) for p in q.positions])
+    for a, positions in enumerate(q.positions):
+        distance = np.abs(np.asarray(positions)[:, None] - where[None, :])
+        other_word = distance > 0
+        np.minimum.at(gap[a], np.broadcast_to(lemma, distance.shape)[other_word], distance[other_word])
+    return gap
 
 
 def _pairs_within_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
