@@ -195,7 +195,6 @@ def canonical_lemma(lemma: str) -> str:
     return _LEMMA_VARIANTS.get(lemma, lemma)
 
 
-
 _CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms]|[aei]n)$")  # -en, -an, -in: Greek accusatives
 _FINAL_VOWELS = re.compile(r"[aeiouy]+$")
 MIN_GUESSED_STEM = 4

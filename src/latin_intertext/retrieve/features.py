@@ -30,7 +30,8 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
-from latin_intertext.retrieve.pair_evidence import PAIR_FEATURES, Postings, query_lemmas
+from latin_intertext.retrieve.pair_evidence import PAIR_FEATURES, query_lemmas
+from latin_intertext.retrieve.postings import Postings
 from latin_intertext.vectors import normalised_rows, unit_vectors
 
 CHANNELS = ("lemma", "lemmaset", "form", "stem", "bigram")

@@ -44,13 +44,14 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Mapping, Sequence
+from typing import AbstractSet, Mapping, Sequence
 
 import numpy as np
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine, Run
 from latin_intertext.retrieve.base import Retriever, register
+from latin_intertext.retrieve.postings import Postings
 
 
 def text_tokens(text: str) -> list[tuple[str, frozenset[str]]]:
@@ -107,6 +108,15 @@ def pair_score(
     return float(np.log(total / distance))
 
 
+def _lemma_positions(tokens: Sequence[tuple[str, frozenset[str]]], stop: AbstractSet[str]) -> dict[str, list[int]]:
+    """Each lemma of the tokens outside the stop list, with the token positions where it stands, in order."""
+    out: dict[str, list[int]] = defaultdict(list)
+    for pos, (_form, lemmas) in enumerate(tokens):
+        for lemma in lemmas - stop:
+            out[lemma].append(pos)
+    return out
+
+
 @register("tesserae", "Tesserae v3 scoring: lemma matches, >=2 per side, ln(sum 1/freq / distance of rarest pair)")
 class Tesserae(Retriever):
     def __init__(self, stopwords: int = 10, max_distance: int = 999):
@@ -130,12 +140,9 @@ class Tesserae(Retriever):
         self._lines = lines
         self._inv_freq = inv_freq
         # Inverted index: lemma -> (line ids, token positions) of its occurrences.
-        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for i, tokens in enumerate(lines):
-            for pos, (_form, lemmas) in enumerate(tokens):
-                for lemma in lemmas - stop:
-                    postings[lemma].append((i, pos))
-        self._postings = {l: np.asarray(p, dtype=np.int64) for l, p in postings.items()}
+        positions = [_lemma_positions(tokens, stop) for tokens in lines]
+        self._vocab = {lemma: i for i, lemma in enumerate(dict.fromkeys(l for by_lemma in positions for l in by_lemma))}
+        self._postings = Postings.of(positions, self._vocab)
         self._stop = stop
         self._corpus_freqs = form_frequencies(lines, counts)
         self._target_freqs: dict[str, float] | None = None
@@ -154,18 +161,12 @@ class Tesserae(Retriever):
         query = text_tokens(text)
         freqs = self._target_freqs if self._target_freqs is not None else self._corpus_freqs
         q_inv = [1.0 / freqs.get(form, 1.0 / max(len(query), 1)) for form, _ in query]
-        keys: dict[str, list[int]] = defaultdict(list)  # lemma -> query token positions
-        for pos, (_form, lemmas) in enumerate(query):
-            for lemma in lemmas - self._stop:
-                if lemma in self._postings:
-                    keys[lemma].append(pos)
+        keys = {l: p for l, p in _lemma_positions(query, self._stop).items() if l in self._vocab}  # lemma -> query token positions
         if not keys:
             return scores
         key_list = list(keys)
-        hits = [self._postings[l] for l in key_list]
-        key_of = np.repeat(np.arange(len(key_list)), [len(h) for h in hits])
-        hits = np.concatenate(hits)
-        line_ids, positions = hits[:, 0], hits[:, 1]
+        every_line = np.arange(len(self.doc_ids))
+        line_ids, key_of, positions = self._postings.occurrences([self._vocab[l] for l in key_list], every_line)
         # Cheap filter: the source line needs >= 2 distinct matched tokens.
         tokens = np.unique(line_ids * 4096 + positions)
         per_line = np.bincount(tokens // 4096, minlength=len(self.doc_ids))
