@@ -212,7 +212,7 @@ def test_dropped_family_is_fitted_and_searched_without_it(corpus, bench):
 def test_candidates_include_the_neighbours_of_the_best_lines(corpus):
     ranker = small_ranker(n_candidates=1, n_char_candidates=1).index(corpus)
     dense = np.zeros((len(corpus), len(DENSE_FEATURES)), dtype=np.float32)
-    best = DENSE_FEATURES.index("lemmaset_idf_sum")
+    best = DENSE_FEATURES.index("word_idf_sum")
     dense[3, best] = 5.0  # middle of the first work
     assert set(ranker.candidates(dense).tolist()) == {2, 3, 4}
     dense[3, best] = 0.0
@@ -221,6 +221,38 @@ def test_candidates_include_the_neighbours_of_the_best_lines(corpus):
     dense[5, best] = 0.0
     dense[6, best] = 5.0  # first line of the second work
     assert set(ranker.candidates(dense).tolist()) == {6, 7}
+
+
+def test_stage_one_counts_each_query_word_once_however_many_lemmas_it_may_have():
+    """*virum* may be vir, virum, virus or vis: a line holding all four must not outrank a rare shared name."""
+    from latin_intertext.retrieve.features import dense_features
+    from latin_intertext.retrieve.ranker import first_stage_score
+
+    lines = LINES + [("Tertius", "Liber", t) for t in ("vires viri virus", "dives Idume palmis", "vir bonus", "viri boni")]
+    ranker = small_ranker().index(make_corpus(lines))
+    query = Unit.of("virum Idumen")
+    assert set(query.terms["lemmaset"]) >= {"uir", "uirus", "uis", "idum"}
+    dense = dense_features(ranker._lines, query)
+    col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
+    ambiguous, name = len(LINES), len(LINES) + 1
+    assert col["word_idf_sum"][ambiguous] == col["lemmaset_idf_max"][ambiguous]  # one word: its rarest lemma only
+    assert col["lemmaset_idf_sum"][ambiguous] > 2 * col["word_idf_sum"][ambiguous]  # the per-lemma sum counts it again and again
+    assert col["lemmaset_idf_sum"][ambiguous] > col["lemmaset_idf_sum"][name]
+    assert int(np.argmax(first_stage_score(dense))) == name
+
+
+@pytest.fixture(scope="module")
+def real_ranker(benchmark) -> EvidenceRanker:
+    """The ranker indexed over the real corpus (no model needed for candidates and features)."""
+    return EvidenceRanker(background=None).index(benchmark.corpus)
+
+
+def test_stage_one_keeps_a_parallel_sharing_one_rare_name(benchmark, real_ranker):
+    """VF 1.12 *Idumen* and Lucan 3.216 *Idume*: found only when ambiguous words stop counting several times."""
+    ranker = real_ranker
+    query = next(q for q in benchmark.queries if q.id == "vf-1-12-12")
+    cand, _ = ranker._features(query.text)
+    assert benchmark.doc_index["lucan-3-216"] in set(cand.tolist())
 
 
 def test_real_query_candidates_hold_the_parallel_and_its_neighbours(corpus):
@@ -498,12 +530,12 @@ def test_pair_feature_matrix_equals_the_line_by_line_definition(corpus):
     assert unrelated and len(unrelated) < len(docs)  # both kinds of line taken
 
 
-def test_pair_feature_matrix_equals_the_definition_on_real_candidates(benchmark):
+def test_pair_feature_matrix_equals_the_definition_on_real_candidates(benchmark, real_ranker):
     """Every 12th real query against its ranker candidates (the matched words, the Tesserae distances and the
     phrases of real verse: repeated lemmas, words with several candidate lemmas, long passages)."""
     from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
 
-    ranker = EvidenceRanker(background=None).index(benchmark.corpus)
+    ranker = real_ranker
     lines = ranker._lines
     for q in benchmark.queries[::12]:
         cand, _ = ranker._features(q.text)

@@ -242,9 +242,33 @@ def _overlap(matrix: sp.csc_matrix, ids: Sequence[int], weights: np.ndarray) -> 
     return [total, count, best]
 
 
+def _lemma_ids_by_word(index: "LineIndex", query: Unit) -> list[list[int]]:
+    """For each query word, the ids of its candidate lemmas in the corpus (stop list aside)."""
+    vocab = index.vocab["lemmaset"]
+    by_word: dict[int, list[int]] = {}
+    for lemma in query_lemmas(index, query, vocab):
+        for position in query.terms["lemmaset"][lemma]:
+            by_word.setdefault(position, []).append(vocab[lemma])
+    return [by_word[p] for p in sorted(by_word)]
+
+
+def _word_idf_sum(matrix: sp.csc_matrix, words: Sequence[Sequence[int]], idf: np.ndarray) -> np.ndarray:
+    """For each line, the sum over query words of the IDF of the rarest of the word's candidate lemmas the line
+    holds. Unlike ``lemmaset_idf_sum``, each query word counts once: an ambiguous form (*virum*: vir, virus,
+    vis) must not outweigh one rare name (*Idumen*) in stage 1."""
+    total = np.zeros(matrix.shape[0], np.float32)
+    for ids in words:
+        word_best = np.zeros_like(total)
+        for term in ids:
+            rows = matrix.indices[matrix.indptr[term] : matrix.indptr[term + 1]]
+            word_best[rows] = np.maximum(word_best[rows], idf[term])
+        total += word_best
+    return total
+
+
 DENSE_FEATURES = [
     f"{c}_{s}" for c in CHANNELS for s in ("idf_sum", "count", "idf_max")
-] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words", "open_end", "open_start", "nb_across_idf", "scene_lemmaset_idf", "theme_cos", "scene_theme_cos"]
+] + ["char_cos", "nb_lemmaset_idf", "nb_stem_idf", "nb_char_cos", "window_lemmaset_idf", "line_words", "open_end", "open_start", "nb_across_idf", "scene_lemmaset_idf", "theme_cos", "scene_theme_cos", "word_idf_sum", "nb_word_idf"]
 WINDOW_WORDS, WINDOW_STEP = 8, 4
 SCENE_LINES = 5
 FEATURES = DENSE_FEATURES + PAIR_FEATURES
@@ -273,6 +297,8 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     scene = _scene_sum(lemmaset_idf, index.scene)  # the surrounding passage shares the query's vocabulary: the same kind of scene
     cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, index.open_start, across, scene]
     cols += index.themes.cosines(index, query) if index.themes else [np.zeros(n, np.float32)] * 2
+    word_idf = _word_idf_sum(index.matrices["lemmaset"], _lemma_ids_by_word(index, query), index.idf["lemmaset"])
+    cols += [word_idf, np.maximum(before(word_idf), after(word_idf))]
     out = np.empty((n, len(cols)), dtype=np.float32, order="F")  # column by column: contiguous writes
     for j, col in enumerate(cols):
         out[:, j] = col

@@ -27,7 +27,7 @@ from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineInde
 from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
 
 FAMILIES = {
-    "lemmas": [f for f in FEATURES if f.startswith(("lemma_", "lemmaset_", "form_"))],
+    "lemmas": [f for f in FEATURES if f.startswith(("lemma_", "lemmaset_", "form_", "word_"))],
     "stems": [f for f in FEATURES if f.startswith("stem_")],
     "lemma pairs": [f for f in FEATURES if f.startswith("bigram_")] + ["ordered_pairs"],
     "tesserae": ["tess_score", "tess_dist_target", "tess_dist_source", "matched_tokens", "rarest_match_freq"],
@@ -321,9 +321,10 @@ def monotone_direction(feature: str) -> int:
 
 
 def first_stage_score(dense: np.ndarray) -> np.ndarray:
-    """Stage 1's cheap ranking of every line: rarity-weighted candidate-lemma and stem overlap, plus the neighbours'."""
+    """Stage 1's cheap ranking of every line: the rarity of the query words it shares by a candidate lemma (each
+    word counted once) and by stem, plus the neighbours' shared words."""
     col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
-    return col["lemmaset_idf_sum"] + 0.5 * col["stem_idf_sum"] + 0.3 * col["nb_lemmaset_idf"]
+    return col["word_idf_sum"] + 0.5 * col["stem_idf_sum"] + 0.3 * col["nb_word_idf"]
 
 
 def _tail(first: np.ndarray, cand: np.ndarray, depth: int) -> np.ndarray:
