@@ -337,14 +337,18 @@ def test_a_phrase_running_over_a_line_break_lifts_the_next_line():
 def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     from latin_intertext.evaluate.ablation import EVIDENCE_CLASSES, gold_by_evidence
 
+    from latin_intertext.evaluate.ablation import lexical_ceiling
+
     ranker = small_ranker().index(corpus)
-    query = Query("q", "galeam miles capit", 1, 1, 1, "[]", 1)
-    # line 3 shares galea/miles/capio; line 4 only neighbours it; line 8 (another work) shares nothing
-    bench = Benchmark(corpus, [query], {"q": {corpus[3].id: 1, corpus[4].id: 1, corpus[8].id: 1}})
-    rows = gold_by_evidence(ranker, bench, {"q": {corpus[3].id: 2.0, corpus[8].id: 1.0}}, depth=1)
+    query = Query("q", "galeam miles capit luna", 1, 1, 1, "[]", 1)
+    # line 3 shares galea/miles/capio; line 6 only luna; line 4 only neighbours line 3; line 8 (another work) shares nothing
+    relevant = {corpus[i].id: 1 for i in (3, 6, 4, 8)}
+    bench = Benchmark(corpus, [query], {"q": relevant})
+    rows = gold_by_evidence(ranker, bench, {"q": {corpus[3].id: 3.0, corpus[4].id: 2.0, corpus[6].id: 1.0}}, depth=2)
     assert [r["evidence"] for r in rows] == list(EVIDENCE_CLASSES)
-    assert [r["lines"] for r in rows] == [1, 1, 1]
-    assert [r["found_at_1"] for r in rows] == [1.0, 0.0, 0.0]  # line 8 is in the run, but below the cut
+    assert [r["lines"] for r in rows] == [1, 1, 1, 1]
+    assert [r["found_at_2"] for r in rows] == [1.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
+    assert lexical_ceiling(rows, depth=2) == (0.5, 0.75)  # line 6 found too; line 8 still not
 
 
 def test_scene_evidence_counts_the_query_words_around_a_line_within_its_book():

@@ -322,6 +322,11 @@ def shared_lemmas(index: LineIndex, query: Unit, doc: int) -> set[str]:
     return set(query_lemmas(index, query, target))
 
 
+def shared_query_words(index: LineIndex, query: Unit, doc: int) -> set[int]:
+    """Positions of the query words that line ``doc`` shares by a candidate lemma (stop list aside)."""
+    return {p for lemma in shared_lemmas(index, query, doc) for p in query.terms["lemmaset"][lemma]}
+
+
 def window_char_cos(index: LineIndex, query: Unit, lines: np.ndarray) -> np.ndarray:
     """Sound similarity of each line to the closest verse-sized window of the query (long queries dilute plain cosine)."""
     words = query.words
