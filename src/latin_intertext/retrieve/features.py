@@ -153,6 +153,10 @@ class LineIndex:
         out[self.next < 0] = 0
         return out
 
+    def neighbour_max(self, values: np.ndarray) -> np.ndarray:
+        """The larger of each line's two neighbours' values, within its book."""
+        return np.maximum(self.before(values), self.after(values))
+
 
 @dataclass(frozen=True)
 class Themes:
@@ -242,7 +246,7 @@ def _overlap(matrix: sp.csc_matrix, ids: Sequence[int], weights: np.ndarray) -> 
     return [total, count, best]
 
 
-def _lemma_ids_by_word(index: "LineIndex", query: Unit) -> list[list[int]]:
+def _lemma_ids_by_word(index: LineIndex, query: Unit) -> list[list[int]]:
     """For each query word, the ids of its candidate lemmas in the corpus (stop list aside)."""
     vocab = index.vocab["lemmaset"]
     by_word: dict[int, list[int]] = {}
@@ -258,11 +262,7 @@ def _word_idf_sum(matrix: sp.csc_matrix, words: Sequence[Sequence[int]], idf: np
     vis) must not outweigh one rare name (*Idumen*) in stage 1."""
     total = np.zeros(matrix.shape[0], np.float32)
     for ids in words:
-        word_best = np.zeros_like(total)
-        for term in ids:
-            rows = matrix.indices[matrix.indptr[term] : matrix.indptr[term + 1]]
-            word_best[rows] = np.maximum(word_best[rows], idf[term])
-        total += word_best
+        total += _overlap(matrix, ids, idf[ids])[2]  # the word's best lemma in each line
     return total
 
 
@@ -287,9 +287,7 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     lemmaset_idf = cols[CHANNELS.index("lemmaset") * 3]
     stem_idf = cols[CHANNELS.index("stem") * 3]
     before, after = index.before, index.after
-    nb_lemma = np.maximum(before(lemmaset_idf), after(lemmaset_idf))
-    nb_stem = np.maximum(before(stem_idf), after(stem_idf))
-    nb_char = np.maximum(before(char_cos), after(char_cos))
+    nb_lemma, nb_stem, nb_char = (index.neighbour_max(values) for values in (lemmaset_idf, stem_idf, char_cos))
     window = lemmaset_idf + before(lemmaset_idf) + after(lemmaset_idf)
     head, tail = (_edge_idf(index, query, channel) for channel in EDGE_CHANNELS)
     # a phrase running over the line break: the query's words at the end of an unfinished previous line or the start of the next
@@ -298,7 +296,7 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, index.open_start, across, scene]
     cols += index.themes.cosines(index, query) if index.themes else [np.zeros(n, np.float32)] * 2
     word_idf = _word_idf_sum(index.matrices["lemmaset"], _lemma_ids_by_word(index, query), index.idf["lemmaset"])
-    cols += [word_idf, np.maximum(before(word_idf), after(word_idf))]
+    cols += [word_idf, index.neighbour_max(word_idf)]
     out = np.empty((n, len(cols)), dtype=np.float32, order="F")  # column by column: contiguous writes
     for j, col in enumerate(cols):
         out[:, j] = col
