@@ -566,3 +566,30 @@ def test_shares_query_rarest_counts_the_querys_rarest_lemmas_in_the_line(corpus)
         if row[tess] > -20.0:  # two or more words matched on both sides
             counted.append(expected)
     assert len(counted) >= 2 and set(counted) - {2}  # the multi-word branch is taken, with counts other than two
+
+
+def test_quoted_words_oracle_adds_only_the_rarity_of_the_words_the_gold_phrases_quote(corpus):
+    """The report's upper bound: told which query words the commentators quote, and never a registered retriever."""
+    import json
+
+    from latin_intertext.evaluate import ablation
+    from latin_intertext.retrieve.base import REGISTRY
+
+    text = "ratem nauta ducebat per undasque flebat"  # flebat: only in another line (mater flet)
+    query = Query("q1", text, 1, 1, 1, json.dumps(["nauta ducebat", "undas", "sequi"]), 1)
+    quoted = ablation.quoted_words(Benchmark(corpus, [query], {}))
+    assert quoted == {text: frozenset({1, 2, 4})}  # the enclitic is split off; "sequi" is not in the line
+
+    every_word = ablation.QuotedWordsOracle({text: frozenset(range(6))}, background=None).index(corpus)
+    cand, matrix = every_word._features(text)
+    names = ALL_FEATURES + [AUTHOR_FEATURE, "quoted_word_idf"]
+    assert np.any(matrix[:, -1] > 0)
+    np.testing.assert_array_equal(matrix[:, -1], matrix[:, names.index("word_idf_sum")])  # all quoted: the plain per-word score
+
+    only_ratem = ablation.QuotedWordsOracle({text: frozenset({0})}, background=None).index(corpus)
+    cand, matrix = only_ratem._features(text)
+    holds_ratis = ["ratem" in corpus[i].text for i in cand]
+    assert list(matrix[:, -1] > 0) == holds_ratis and any(holds_ratis) and not all(holds_ratis)
+    assert only_ratem.feature_names[-1] == "quoted_word_idf" and "quoted_word_idf" not in EvidenceRanker().feature_names
+    assert not any(spec.factory is ablation.QuotedWordsOracle for spec in REGISTRY.values())
+    assert ablation.variants()[-1] == ablation.Variant(ablation.ORACLE_LABEL, oracle=True)

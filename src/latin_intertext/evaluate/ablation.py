@@ -1,10 +1,14 @@
 """Cross-validated report of the evidence ranker: headline figures, author prior on/off, feature ablation,
-candidate recall and the paired test against the best baseline, all under the same grouped folds."""
+candidate recall, an oracle upper bound and the paired test against the best baseline, all under the same
+grouped folds."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
+
+import numpy as np
 
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
@@ -14,7 +18,8 @@ from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
-from latin_intertext.retrieve.features import Unit, shared_lemmas, shared_query_words
+from latin_intertext import latin
+from latin_intertext.retrieve.features import Unit, shared_lemmas, shared_query_words, word_idf_sum
 from latin_intertext.retrieve.ranker import FAMILIES, OPTIONAL_FAMILIES, EvidenceRanker
 
 REPORTED = ("ndcg_at_10", "recall_at_100", "map", "recall_at_1000")
@@ -31,6 +36,7 @@ class Variant:
     vectors: str | None = None
     monotone: bool = True
     settings: tuple[tuple[str, int | float], ...] = ()  # LightGBM settings other than the shipped ones
+    oracle: bool = False  # told the quoted query words: an upper bound, not a retriever
 
     @property
     def fit_options(self) -> dict:
@@ -38,9 +44,14 @@ class Variant:
         return {"author_prior": self.author_prior, "drop_families": self.drop, "monotone": self.monotone, **FIXED_SETTINGS, **dict(self.settings)}
 
     @property
-    def index_options(self) -> tuple[str | None, str | None]:
+    def index_options(self) -> tuple[str | None, str | None, bool]:
         """What the corpus index depends on: variants that share it share one indexed ranker."""
-        return self.background, self.vectors
+        return self.background, self.vectors, self.oracle
+
+    def ranker(self, bench: Benchmark) -> EvidenceRanker:
+        if self.oracle:
+            return QuotedWordsOracle(quoted_words(bench)).index(bench.corpus)
+        return EvidenceRanker(background=self.background, vectors=self.vectors).index(bench.corpus)
 
 
 def variants() -> list[Variant]:
@@ -53,7 +64,36 @@ def variants() -> list[Variant]:
         + [Variant("settings: 75 trees instead of 150", settings=(("n_estimators", 75),))]
         + [Variant("settings: 300 trees instead of 150", settings=(("n_estimators", 300),))]
         + [Variant("settings: another bag (random seeds 4-7 instead of 0-3)", settings=(("seed", 4),))]
+        + [Variant(ORACLE_LABEL, oracle=True)]
     )
+
+
+ORACLE_LABEL = "oracle, not a retriever: full model + which query words the gold phrases quote"
+
+
+def quoted_words(bench: Benchmark) -> dict[str, frozenset[int]]:
+    """For each query text, the positions of its words that its gold ``query_phrases`` quote (folded forms)."""
+    quoted = {}
+    for q in bench.queries:
+        phrase_words = {w for phrase in json.loads(q.query_phrases) for w in latin.forms(phrase)}
+        quoted[q.text] = frozenset(i for i, w in enumerate(Unit.of(q.text).words) if w in phrase_words)
+    return quoted
+
+
+class QuotedWordsOracle(EvidenceRanker):
+    """The ranker plus one feature it could never have at search time: the rarity of the query words the
+    commentators quote that a line shares (``word_idf_sum`` over the quoted words). It reads ``query_phrases``,
+    so it is an analysis, never registered as a retriever: its figures bound what any way of telling the
+    alluded words of a query from the others could add to this ranker, with the same candidates."""
+
+    extra_features = ("quoted_word_idf",)
+
+    def __init__(self, quoted: Mapping[str, frozenset[int]], **params):
+        super().__init__(**params)
+        self._quoted = quoted
+
+    def _extra_columns(self, text: str, query: Unit, cand: np.ndarray) -> np.ndarray:
+        return word_idf_sum(self._lines, query, self._quoted.get(text, frozenset()))[cand, None]
 
 
 def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> float:
@@ -126,7 +166,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     for variant in variants():
         try:
             if variant.index_options not in rankers:
-                rankers[variant.index_options] = EvidenceRanker(background=variant.background, vectors=variant.vectors).index(bench.corpus)
+                rankers[variant.index_options] = variant.ranker(bench)
         except (ImportError, LatinIntertextError) as exc:
             skipped.append({"name": variant.label, "reason": str(exc)})
             step(variant.label)

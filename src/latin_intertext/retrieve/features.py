@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Container, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -246,13 +246,15 @@ def _overlap(matrix: sp.csc_matrix, ids: Sequence[int], weights: np.ndarray) -> 
     return [total, count, best]
 
 
-def _lemma_ids_by_word(index: LineIndex, query: Unit) -> list[list[int]]:
-    """For each query word, the ids of its candidate lemmas in the corpus (stop list aside)."""
+def _lemma_ids_by_word(index: LineIndex, query: Unit, positions: Container[int] | None = None) -> list[list[int]]:
+    """For each query word (or each of those at ``positions``), the ids of its candidate lemmas in the corpus
+    (stop list aside)."""
     vocab = index.vocab["lemmaset"]
     by_word: dict[int, list[int]] = {}
     for lemma in query_lemmas(index, query, vocab):
         for position in query.terms["lemmaset"][lemma]:
-            by_word.setdefault(position, []).append(vocab[lemma])
+            if positions is None or position in positions:
+                by_word.setdefault(position, []).append(vocab[lemma])
     return [by_word[p] for p in sorted(by_word)]
 
 
@@ -264,6 +266,11 @@ def _word_idf_sum(matrix: sp.csc_matrix, words: Sequence[Sequence[int]], idf: np
     for ids in words:
         total += _overlap(matrix, ids, idf[ids])[2]  # the word's best lemma in each line
     return total
+
+
+def word_idf_sum(index: LineIndex, query: Unit, positions: Container[int] | None = None) -> np.ndarray:
+    """Each line's ``word_idf_sum`` counting only the query words at ``positions`` (all of them for None)."""
+    return _word_idf_sum(index.matrices["lemmaset"], _lemma_ids_by_word(index, query, positions), index.idf["lemmaset"])
 
 
 DENSE_FEATURES = [
@@ -295,7 +302,7 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     scene = _scene_sum(lemmaset_idf, index.scene)  # the surrounding passage shares the query's vocabulary: the same kind of scene
     cols += [char_cos, nb_lemma, nb_stem, nb_char, window, index.lengths, index.open_end, index.open_start, across, scene]
     cols += index.themes.cosines(index, query) if index.themes else [np.zeros(n, np.float32)] * 2
-    word_idf = _word_idf_sum(index.matrices["lemmaset"], _lemma_ids_by_word(index, query), index.idf["lemmaset"])
+    word_idf = word_idf_sum(index, query)
     cols += [word_idf, index.neighbour_max(word_idf)]
     out = np.empty((n, len(cols)), dtype=np.float32, order="F")  # column by column: contiguous writes
     for j, col in enumerate(cols):

@@ -16,7 +16,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -67,6 +67,8 @@ def shipped_model_path() -> Path:
     aliases=("best",),
 )
 class EvidenceRanker(LearnedRetriever):
+    extra_features: ClassVar[tuple[str, ...]] = ()  # features a subclass adds after the author prior
+
     def __init__(
         self,
         n_candidates: int = 300,
@@ -139,7 +141,7 @@ class EvidenceRanker(LearnedRetriever):
         families = self.drop_families + tuple(family for family, param in OPTIONAL_FAMILIES.items() if not getattr(self, param))
         dropped = {f for fam in families for f in FAMILIES[fam]}
         names = [f for f in ALL_FEATURES if f not in dropped]
-        return names + ([AUTHOR_FEATURE] if self.author_prior else [])
+        return names + ([AUTHOR_FEATURE] if self.author_prior else []) + list(self.extra_features)
 
     def candidates(self, dense: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
         """Stage 1: the union of each channel's top lines and the neighbours of the best of them."""
@@ -163,12 +165,16 @@ class EvidenceRanker(LearnedRetriever):
             base = np.hstack([dense[cand], pairs, window_char_cos(self._lines, query, cand)[:, None]])
             key = [base[:, ALL_FEATURES.index(f)] for f in RELATIVE_OF]
             ranks = np.column_stack([_rank_fraction(v) for v in key] + [_gap_to_best(v) for v in key]) if len(cand) else np.zeros((0, len(RELATIVE)))
-            self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None]]))
+            self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None], self._extra_columns(text, query, cand)]))
             self._tail[text] = _tail(first, cand, TAIL_DEPTH)
         return self._cache[text]
 
+    def _extra_columns(self, text: str, query: Unit, cand: np.ndarray) -> np.ndarray:
+        """Columns named by ``extra_features``, for a subclass's analysis (none here)."""
+        return np.zeros((len(cand), len(self.extra_features)), np.float32)
+
     def _select(self, matrix: np.ndarray) -> np.ndarray:
-        all_names = ALL_FEATURES + [AUTHOR_FEATURE]
+        all_names = ALL_FEATURES + [AUTHOR_FEATURE] + list(self.extra_features)
         return matrix[:, [all_names.index(f) for f in self.feature_names]]
 
     # -- learning -------------------------------------------------------------
