@@ -10,6 +10,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
+from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
 from latin_intertext.evaluate.execute import run_retriever
@@ -18,7 +19,6 @@ from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
-from latin_intertext import latin
 from latin_intertext.retrieve.features import Unit, shared_lemmas, shared_query_words, word_idf_sum
 from latin_intertext.retrieve.ranker import FAMILIES, OPTIONAL_FAMILIES, EvidenceRanker
 
