@@ -430,8 +430,9 @@ def spaced_bench(corpus) -> Benchmark:
     return Benchmark(corpus, spaced, {q: {corpus[doc].id: 1} for q, (_, doc) in QUERIES.items()})
 
 
-def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch):
-    """No word vectors in the test home: the themed variant and the word2vec baseline are skipped, named and explained."""
+def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, tmp_path):
+    """No word vectors in the test home: the themed variant and the word2vec baseline are skipped, named and explained;
+    the report still draws its chart."""
     from latin_intertext.evaluate import ablation
 
     bench = spaced_bench(corpus)
@@ -444,6 +445,7 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch):
     assert report["best_baseline"] == "bm25" and list(report["baselines"]) == ["bm25"]
     markdown = ablation.to_markdown(report)
     assert "best baseline by nDCG@10, `bm25`, of `bm25`" in markdown
+    assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Skipped here: `full model + word-vector themes`" in markdown
     with pytest.raises(LatinIntertextError, match="No baseline could run"):
         ablation.ranker_report(bench, 2, baselines=("word2vec",))

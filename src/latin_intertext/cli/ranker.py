@@ -39,13 +39,13 @@ def train_ranker(
 def ranker_report(
     dataset: DatasetOpt = default_dataset_dir(),
     cv: Annotated[int, typer.Option("--cv", help="Number of grouped folds.")] = 5,
-    out: Annotated[Optional[Path], typer.Option(help="Write the markdown report here.")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Write the markdown report here (and a chart of it beside it as .png).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the figures as JSON here.")] = None,
     save_run: Annotated[Optional[Path], typer.Option("--save-run", help="Write the out-of-fold run (TREC format).")] = None,
 ) -> None:
     """Cross-validated figures, author prior on/off, feature ablation and the paired test against the best baseline."""
     from latin_intertext.benchmark import load_benchmark
-    from latin_intertext.evaluate.ablation import ranker_report as report, registered_baselines, to_markdown, variants
+    from latin_intertext.evaluate.ablation import plot, ranker_report as report, registered_baselines, to_markdown, variants
     from latin_intertext.evaluate.runs import write_trec_run
 
     bench = load_benchmark(dataset)
@@ -59,6 +59,7 @@ def ranker_report(
     print(markdown)
     if out:
         out.write_text(markdown, encoding="utf-8")
+        plot(result, out.with_suffix(".png"))
     if save_run:
         write_trec_run(result["run"], save_run, tag="evidence-ranker-cv")
     if json_out:

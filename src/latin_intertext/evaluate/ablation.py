@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Mapping
 
 import numpy as np
@@ -246,3 +247,47 @@ def to_markdown(report: dict) -> str:
     if report.get("skipped"):
         lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report["skipped"]) + "."]
     return "\n".join(lines) + "\n"
+
+
+TARGETS = {"ndcg_at_10": 0.45, "recall_at_100": 0.85}  # the project's goals for the ranker (issue 4)
+PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
+
+
+def plot(report: dict, path: Path | str) -> Path:
+    """The report at a glance: each variant's nDCG@10 and Recall@100 against the best baseline and the targets,
+    and how many relevant lines of each kind of lexical evidence the top 100 holds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = report["ablation"][::-1]
+    baseline = report["baselines"][report["best_baseline"]]
+    fig, axes = plt.subplots(1, 3, figsize=(16, 0.3 * len(rows) + 1.8), gridspec_kw={"width_ratios": [2.2, 2.2, 2]}, layout="constrained")
+    colours = ["#c44e52" if r["variant"] == ORACLE_LABEL else "#1f3d7a" if r is report["ablation"][0] else "#4c72b0" for r in rows]
+    for ax, (metric, label) in zip(axes, PLOTTED):
+        values = [r[metric] for r in rows]
+        ax.hlines(range(len(rows)), 0, values, color="#dddddd", lw=1)
+        ax.scatter(values, range(len(rows)), color=colours, zorder=3)
+        ax.axvline(baseline[metric], color="#55a868", ls="--", label=f"best baseline ({report['best_baseline']})")
+        ax.axvline(TARGETS[metric], color="black", ls=":", label="target")
+        ax.set_xlabel(f"{label}, out of fold")
+        ax.set_xlim(min(values + [baseline[metric]]) - 0.05, max(values + [TARGETS[metric]]) + 0.03)
+        ax.set_yticks(range(len(rows)), [r["variant"] for r in rows] if ax is axes[0] else [""] * len(rows), fontsize=7)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
+    evidence = report["gold_by_evidence"]
+    found = [g["lines"] * g["found_at_100"] for g in evidence]
+    axes[2].barh(range(len(evidence)), found, color="#4c72b0", label="in the top 100")
+    axes[2].barh(range(len(evidence)), [g["lines"] - f for g, f in zip(evidence, found)], left=found, color="#dddddd", label="not in the top 100")
+    for y, g in enumerate(evidence):
+        axes[2].text(g["lines"] + 5, y, f"{g['found_at_100']:.0%} of {g['lines']}", va="center", fontsize=7)
+    axes[2].set_yticks(range(len(evidence)), [g["evidence"].replace(" of the query's", "\nof the query's") for g in evidence], fontsize=7)
+    axes[2].set_xlim(0, max(g["lines"] for g in evidence) * 1.3)
+    axes[2].invert_yaxis()
+    axes[2].set_xlabel("relevant lines")
+    axes[2].legend(fontsize=7, loc="lower right")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
