@@ -335,9 +335,7 @@ def test_a_phrase_running_over_a_line_break_lifts_the_next_line():
 
 
 def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
-    from latin_intertext.evaluate.ablation import EVIDENCE_CLASSES, gold_by_evidence
-
-    from latin_intertext.evaluate.ablation import lexical_ceiling
+    from latin_intertext.evaluate.ablation import EVIDENCE_CLASSES, gold_by_evidence, lexical_ceiling
 
     ranker = small_ranker().index(corpus)
     query = Query("q", "galeam miles capit luna", 1, 1, 1, "[]", 1)

@@ -13,6 +13,7 @@ import numpy as np
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, Run
+from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
 from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
@@ -256,11 +257,7 @@ PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
 def plot(report: dict, path: Path | str) -> Path:
     """The report at a glance: each variant's nDCG@10 and Recall@100 against the best baseline and the targets,
     and how many relevant lines of each kind of lexical evidence the top 100 holds."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = charts.pyplot()
     rows = report["ablation"][::-1]
     baseline = report["baselines"][report["best_baseline"]]
     fig, axes = plt.subplots(1, 3, figsize=(16, 0.3 * len(rows) + 1.8), gridspec_kw={"width_ratios": [2.2, 2.2, 2]}, layout="constrained")
@@ -286,8 +283,4 @@ def plot(report: dict, path: Path | str) -> Path:
     axes[2].invert_yaxis()
     axes[2].set_xlabel("relevant lines")
     axes[2].legend(fontsize=7, loc="lower right")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return charts.save(fig, path, dpi=110)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.report import RunReport
 
 
@@ -50,11 +51,7 @@ def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = 
 
 def plot(entries: list[Entry], path: Path | str, metric: str = "ndcg_at_10", label: str = "nDCG@10") -> Path:
     """Horizontal bars of ``metric`` with 95% CI error bars, best at the top."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = charts.pyplot()
     rows = ranked_entries(entries)[::-1]
     values = [e.report.metrics[metric] for e in rows]
     errors = [[v - e.report.ci95[metric].low for v, e in zip(values, rows)], [e.report.ci95[metric].high - v for v, e in zip(values, rows)]]
@@ -63,8 +60,4 @@ def plot(entries: list[Entry], path: Path | str, metric: str = "ndcg_at_10", lab
     ax.set_xlabel(f"{label} (95% bootstrap CI)")
     ax.set_xlim(0, min(1.0, max([hi for hi in errors[1]] + [0]) + max(values + [0]) + 0.05))
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return charts.save(fig, path, dpi=120)
