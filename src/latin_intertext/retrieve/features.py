@@ -258,19 +258,15 @@ def _lemma_ids_by_word(index: LineIndex, query: Unit, positions: Container[int] 
     return [by_word[p] for p in sorted(by_word)]
 
 
-def _word_idf_sum(matrix: sp.csc_matrix, words: Sequence[Sequence[int]], idf: np.ndarray) -> np.ndarray:
-    """For each line, the sum over query words of the IDF of the rarest of the word's candidate lemmas the line
-    holds. Unlike ``lemmaset_idf_sum``, each query word counts once: an ambiguous form (*virum*: vir, virus,
-    vis) must not outweigh one rare name (*Idumen*) in stage 1."""
+def word_idf_sum(index: LineIndex, query: Unit, positions: Container[int] | None = None) -> np.ndarray:
+    """For each line, the sum over the query words (those at ``positions``, or all for None) of the IDF of the
+    rarest of the word's candidate lemmas the line holds. Unlike ``lemmaset_idf_sum``, each query word counts
+    once: an ambiguous form (*virum*: vir, virus, vis) must not outweigh one rare name (*Idumen*) in stage 1."""
+    matrix, idf = index.matrices["lemmaset"], index.idf["lemmaset"]
     total = np.zeros(matrix.shape[0], np.float32)
-    for ids in words:
+    for ids in _lemma_ids_by_word(index, query, positions):
         total += _overlap(matrix, ids, idf[ids])[2]  # the word's best lemma in each line
     return total
-
-
-def word_idf_sum(index: LineIndex, query: Unit, positions: Container[int] | None = None) -> np.ndarray:
-    """Each line's ``word_idf_sum`` counting only the query words at ``positions`` (all of them for None)."""
-    return _word_idf_sum(index.matrices["lemmaset"], _lemma_ids_by_word(index, query, positions), index.idf["lemmaset"])
 
 
 DENSE_FEATURES = [
