@@ -47,7 +47,8 @@ class Variant:
 
     @property
     def index_options(self) -> tuple[str | None, str | None, bool]:
-        """What the corpus index depends on: variants that share it share one indexed ranker."""
+        """What the indexed ranker depends on (its index's background rarity and vectors, and whether it is the
+        oracle): variants that share it share one indexed ranker, refitted with each one's ``fit_options``."""
         return self.background, self.vectors, self.oracle
 
     def ranker(self, bench: Benchmark) -> EvidenceRanker:
