@@ -593,3 +593,18 @@ def test_quoted_words_oracle_adds_only_the_rarity_of_the_words_the_gold_phrases_
     assert only_ratem.feature_names[-1] == "quoted_word_idf" and "quoted_word_idf" not in EvidenceRanker().feature_names
     assert not any(spec.factory is ablation.QuotedWordsOracle for spec in REGISTRY.values())
     assert ablation.variants()[-1] == ablation.Variant(ablation.ORACLE_LABEL, oracle=True)
+
+
+def test_oracle_shares_the_plain_rankers_index_and_gets_the_same_features(corpus):
+    """The report builds the corpus index once: the oracle reuses it, with a cache of its own."""
+    from latin_intertext.evaluate import ablation
+
+    text = "ratem nauta ducebat per undasque flebat"
+    plain = small_ranker().index(corpus)
+    shared = ablation.Variant("oracle", oracle=True).ranker(Benchmark(corpus, [], {}), plain)
+    fresh = ablation.QuotedWordsOracle({}, background=None).index(corpus)
+    assert shared._lines is plain._lines and shared._cache is not plain._cache
+    np.testing.assert_array_equal(shared._features(text)[1], fresh._features(text)[1])
+    np.testing.assert_array_equal(shared._features(text)[1][:, :-1], plain._features(text)[1])
+    with pytest.raises(LatinIntertextError, match="background='tesserae-la'"):
+        EvidenceRanker(background="tesserae-la").index_like(plain)

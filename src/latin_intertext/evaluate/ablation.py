@@ -51,9 +51,11 @@ class Variant:
         oracle): variants that share it share one indexed ranker, refitted with each one's ``fit_options``."""
         return self.background, self.vectors, self.oracle
 
-    def ranker(self, bench: Benchmark) -> EvidenceRanker:
+    def ranker(self, bench: Benchmark, plain: EvidenceRanker | None = None) -> EvidenceRanker:
+        """A ranker indexed for this variant; the oracle shares ``plain``'s index when given (same corpus index)."""
         if self.oracle:
-            return QuotedWordsOracle(quoted_words(bench)).index(bench.corpus)
+            oracle = QuotedWordsOracle(quoted_words(bench), background=self.background, vectors=self.vectors)
+            return oracle.index_like(plain) if plain is not None else oracle.index(bench.corpus)
         return EvidenceRanker(background=self.background, vectors=self.vectors).index(bench.corpus)
 
 
@@ -169,7 +171,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     for variant in variants():
         try:
             if variant.index_options not in rankers:
-                rankers[variant.index_options] = variant.ranker(bench)
+                rankers[variant.index_options] = variant.ranker(bench, plain)
         except (ImportError, LatinIntertextError) as exc:
             skipped.append({"name": variant.label, "reason": str(exc)})
             step(variant.label)

@@ -290,8 +290,10 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
     lemmaset_idf = cols[CHANNELS.index("lemmaset") * 3]
     stem_idf = cols[CHANNELS.index("stem") * 3]
     before, after = index.before, index.after
-    nb_lemma, nb_stem, nb_char = (index.neighbour_max(values) for values in (lemmaset_idf, stem_idf, char_cos))
-    window = lemmaset_idf + before(lemmaset_idf) + after(lemmaset_idf)
+    lemma_before, lemma_after = before(lemmaset_idf), after(lemmaset_idf)
+    nb_lemma = np.maximum(lemma_before, lemma_after)
+    nb_stem, nb_char = (index.neighbour_max(values) for values in (stem_idf, char_cos))
+    window = lemmaset_idf + lemma_before + lemma_after
     head, tail = (_edge_idf(index, query, channel) for channel in EDGE_CHANNELS)
     # a phrase running over the line break: the query's words at the end of an unfinished previous line or the start of the next
     across = np.maximum(index.open_start * before(tail), index.open_end * after(head))

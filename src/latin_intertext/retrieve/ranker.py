@@ -120,6 +120,19 @@ class EvidenceRanker(LearnedRetriever):
         authors = sorted({d.author for d in corpus})
         self._author_code = np.array([authors.index(d.author) for d in corpus], dtype=np.float32)
 
+    def index_like(self, other: "EvidenceRanker") -> "EvidenceRanker":
+        """Share ``other``'s corpus index instead of building it again (it holds no labels), with caches of its
+        own, since this ranker's features may differ; both must read the same background rarity and vectors."""
+        if (self.background, self.vectors) != (other.background, other.vectors):
+            raise LatinIntertextError(
+                f"Cannot share an index built with background={other.background!r}, vectors={other.vectors!r} "
+                f"for a ranker with background={self.background!r}, vectors={self.vectors!r}; index the corpus instead."
+            )
+        self.corpus, self.doc_ids = other.corpus, other.doc_ids
+        self._lines, self._author_code = other._lines, other._author_code
+        self._cache, self._tail = {}, {}
+        return self
+
     def _background_idf(self):
         """Lemma rarity in the Tesserae Latin corpus (614 texts): rare in all of Latin, not just in this corpus."""
         if self.background is None:
