@@ -335,18 +335,28 @@ def test_a_phrase_running_over_a_line_break_lifts_the_next_line():
 
 
 def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
-    from latin_intertext.evaluate.ablation import EVIDENCE_CLASSES, gold_by_evidence, lexical_ceiling
+    from latin_intertext.evaluate.ablation import EVIDENCE_CLASSES, evidence_classes, gold_by_evidence, lexical_ceiling
 
     ranker = small_ranker().index(corpus)
     query = Query("q", "galeam miles capit luna", 1, 1, 1, "[]", 1)
     # line 3 shares galea/miles/capio; line 6 only luna; line 4 only neighbours line 3; line 8 (another work) shares nothing
     relevant = {corpus[i].id: 1 for i in (3, 6, 4, 8)}
     bench = Benchmark(corpus, [query], {"q": relevant})
-    rows = gold_by_evidence(ranker, bench, {"q": {corpus[3].id: 3.0, corpus[4].id: 2.0, corpus[6].id: 1.0}}, depth=2)
+    run = {"q": {corpus[3].id: 3.0, corpus[4].id: 2.0, corpus[6].id: 1.0}}
+    rows = gold_by_evidence(ranker, bench, run, depth=2)
     assert [r["evidence"] for r in rows] == list(EVIDENCE_CLASSES)
-    assert [r["lines"] for r in rows] == [1, 1, 1, 1]
-    assert [r["found_at_2"] for r in rows] == [1.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
+    assert [r["lines"] for r in rows] == [1, 1, 0, 0, 1, 1]  # luna: held by fewer than 20 lines
+    assert [r["found_at_2"] for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
     assert lexical_ceiling(rows, depth=2) == (0.5, 0.75)  # line 6 found too; line 8 still not
+    luna = sum("luna" in d.text for d in corpus)
+    for bands, band in (((luna, luna + 1), 2), ((luna + 1, luna + 2), 1), ((1, luna), 3)):
+        rows = gold_by_evidence(ranker, bench, run, depth=2, bands=bands)
+        assert [r["lines"] for r in rows][1:4] == [int(b == band) for b in (1, 2, 3)], bands
+    assert evidence_classes((5, 9))[1:4] == (
+        "shares one of the query's words, held by under 5 lines",
+        "shares one of the query's words, held by 5 to 8 lines",
+        "shares one of the query's words, held by 9 lines or more",
+    )
 
 
 def test_scene_evidence_counts_the_query_words_around_a_line_within_its_book():
@@ -445,6 +455,8 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, 
     assert "best baseline by nDCG@10, `bm25`, of `bm25`" in markdown
     assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Skipped here: `full model + word-vector themes`" in markdown
+    empty = [g["evidence"] for g in report["gold_by_evidence"] if not g["lines"]]
+    assert empty and all(f"| {e} | 0 | | |" in markdown for e in empty)  # no share shown for a class with no line
     with pytest.raises(LatinIntertextError, match="No baseline could run"):
         ablation.ranker_report(bench, 2, baselines=("word2vec",))
 

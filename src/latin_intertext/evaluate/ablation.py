@@ -5,6 +5,7 @@ grouped folds."""
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
@@ -113,24 +114,38 @@ def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> float:
     return found / total if total else 0.0
 
 
-EVIDENCE_CLASSES = (
-    "shares two or more of the query's words",
-    "shares one of the query's words",
-    "only through a neighbouring line",
-    "shares no lemma",
-)
+ONE_WORD_BANDS = (20, 100)  # how many corpus lines hold the one shared word: the line's competitors
 
 
-def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = 100) -> list[dict]:
+def evidence_classes(bands: tuple[int, int] = ONE_WORD_BANDS) -> tuple[str, ...]:
+    low, high = bands
+    return (
+        "shares two or more of the query's words",
+        f"shares one of the query's words, held by under {low} lines",
+        f"shares one of the query's words, held by {low} to {high - 1} lines",
+        f"shares one of the query's words, held by {high} lines or more",
+        "only through a neighbouring line",
+        "shares no lemma",
+    )
+
+
+EVIDENCE_CLASSES = evidence_classes()
+N_LEXICAL = 4  # the classes that share a query word
+
+
+def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = 100, bands: tuple[int, int] = ONE_WORD_BANDS) -> list[dict]:
     """Relevant lines grouped by the lexical evidence they offer, with the share of each the run finds in its top ``depth``.
 
     Shows where the lexical ceiling lies: a line sharing one query word competes with every line holding that
-    word, and a line sharing no lemma with its query (nor its neighbours) can only be found by luck or by
-    evidence other than vocabulary. Words, not lemmas, are counted: an ambiguous form shares several candidate
-    lemmas but is one piece of evidence.
+    word (counted by its rarest shared lemma, and split into ``bands`` of that count), and a line sharing no
+    lemma with its query (nor its neighbours) can only be found by luck or by evidence other than vocabulary.
+    Words, not lemmas, are counted: an ambiguous form shares several candidate lemmas but is one piece of evidence.
     """
     lines = ranker._lines
-    found = {c: [] for c in EVIDENCE_CLASSES}
+    classes = evidence_classes(bands)
+    holding = np.asarray(lines.matrices["lemmaset"].sum(axis=0)).ravel()  # lines holding each candidate lemma
+    vocab = lines.vocab["lemmaset"]
+    found = {c: [] for c in classes}
     for q in bench.queries:
         unit = Unit.of(q.text)
         top = {d for d, _ in ranked(run.get(q.id, {}), depth)}
@@ -138,13 +153,14 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
             i = bench.doc_index[doc_id]
             words = shared_query_words(lines, unit, i)
             if len(words) >= 2:
-                cls = EVIDENCE_CLASSES[0]
+                cls = classes[0]
             elif words:
-                cls = EVIDENCE_CLASSES[1]
+                rivals = min(holding[vocab[lemma]] for lemma in shared_lemmas(lines, unit, i))
+                cls = classes[1 + int(np.searchsorted(bands, rivals, side="right"))]
             elif shared_lemmas(lines, unit, int(lines.prev[i])) or shared_lemmas(lines, unit, int(lines.next[i])):
-                cls = EVIDENCE_CLASSES[2]
+                cls = classes[N_LEXICAL]
             else:
-                cls = EVIDENCE_CLASSES[3]
+                cls = classes[N_LEXICAL + 1]
             found[cls].append(doc_id in top)
     total = sum(len(v) for v in found.values())
     return [{"evidence": c, "lines": len(v), "share": len(v) / total if total else 0.0, f"found_at_{depth}": sum(v) / len(v) if v else 0.0} for c, v in found.items()]
@@ -155,8 +171,7 @@ def lexical_ceiling(rows: list[dict], depth: int = 100) -> tuple[float, float]:
     word were there while the others stayed as they are (a line share, not the per-query mean of Recall@k)."""
     key = f"found_at_{depth}"
     now = sum(r["share"] * r[key] for r in rows)
-    lexical = EVIDENCE_CLASSES[:2]
-    return now, sum(r["share"] * (1.0 if r["evidence"] in lexical else r[key]) for r in rows)
+    return now, sum(r["share"] * (1.0 if i < N_LEXICAL else r[key]) for i, r in enumerate(rows))
 
 
 def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] | None = None, on_step: Callable[[str], None] | None = None) -> dict:
@@ -236,7 +251,7 @@ def to_markdown(report: dict) -> str:
     lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] |" for k in REPORTED]
     lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f}", ""]
     lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 |", "|---|---|---|---|"]
-    lines += [f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g['found_at_100']:.1%} |" for g in report["gold_by_evidence"]]
+    lines += [f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g['found_at_100']:.1%} |" if g["lines"] else f"| {g['evidence']} | 0 | | |" for g in report["gold_by_evidence"]]
     now, ceiling = lexical_ceiling(report["gold_by_evidence"])
     lines += ["", f"Relevant lines in the top 100: {now:.1%}; with every line that shares a query word there (the rest as now): {ceiling:.1%}.", ""]
     lines += ["| variant | nDCG@10 | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|"]
@@ -281,7 +296,7 @@ def plot(report: dict, path: Path | str) -> Path:
     axes[2].barh(range(len(evidence)), [g["lines"] - f for g, f in zip(evidence, found)], left=found, color="#dddddd", label="not in the top 100")
     for y, g in enumerate(evidence):
         axes[2].text(g["lines"] + 5, y, f"{g['found_at_100']:.0%} of {g['lines']}", va="center", fontsize=7)
-    axes[2].set_yticks(range(len(evidence)), [g["evidence"].replace(" of the query's", "\nof the query's") for g in evidence], fontsize=7)
+    axes[2].set_yticks(range(len(evidence)), [textwrap.fill(g["evidence"], 28) for g in evidence], fontsize=7)
     axes[2].set_xlim(0, max(g["lines"] for g in evidence) * 1.3)
     axes[2].invert_yaxis()
     axes[2].set_xlabel("relevant lines")
