@@ -114,11 +114,15 @@ class EvidenceRanker(LearnedRetriever):
 
     # -- corpus ---------------------------------------------------------------
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
-        self._lines = LineIndex.build(corpus, background_idf=self._background_idf(), vectors=self._vectors())
+        self._use_index(LineIndex.build(corpus, background_idf=self._background_idf(), vectors=self._vectors()))
+
+    def _use_index(self, lines: LineIndex) -> None:
+        """Search ``lines`` from now on, with empty per-query caches."""
+        self._lines = lines
         self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._tail: dict[str, np.ndarray] = {}  # non-candidates by first-stage score, to fill runs deeper than the candidates
-        authors = sorted({d.author for d in corpus})
-        self._author_code = np.array([authors.index(d.author) for d in corpus], dtype=np.float32)
+        authors = sorted({d.author for d in lines.lines})
+        self._author_code = np.array([authors.index(d.author) for d in lines.lines], dtype=np.float32)
 
     def index_like(self, other: "EvidenceRanker") -> "EvidenceRanker":
         """Share ``other``'s corpus index instead of building it again (it holds no labels), with caches of its
@@ -129,8 +133,7 @@ class EvidenceRanker(LearnedRetriever):
                 f"for a ranker with background={self.background!r}, vectors={self.vectors!r}; index the corpus instead."
             )
         self.corpus, self.doc_ids = other.corpus, other.doc_ids
-        self._lines, self._author_code = other._lines, other._author_code
-        self._cache, self._tail = {}, {}
+        self._use_index(other._lines)
         return self
 
     def _background_idf(self):
