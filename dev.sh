@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's two entry points, both idempotent; each creates .venv/ with the CLI in it.
-#   bash dev.sh run    build the benchmark, validate it and print its statistics
+#   bash dev.sh run    build the benchmark, validate it, print its statistics and train the search model
 #   bash dev.sh test   install what the tests need (Chromium included) and run them
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -37,6 +37,7 @@ case "${1:-}" in
         .venv/bin/latin-intertext build --out "$OUT"
         .venv/bin/latin-intertext validate "$OUT"
         .venv/bin/latin-intertext stats "$OUT"
+        .venv/bin/latin-intertext train-ranker --dataset "$OUT"
         ;;
     test)
         ensure_venv

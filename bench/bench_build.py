@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_build.py [--sources DIR] [--runs N]
 
-Each run is a fresh child process (`python -m latin_intertext.cli build --out TMP --sources DIR`),
+Each run is a fresh child process (`latin-intertext build --out TMP --sources DIR`, called through
+`latin_intertext.cli.main`),
 so its peak RSS is measured with resource.getrusage(RUSAGE_CHILDREN). The reference, timed in this
 process, is reading and hashing every naacl2021 source file: the ratio build / reference says how
 much the build costs over the bare I/O on this machine. Prints figures; it asserts nothing.

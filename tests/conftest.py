@@ -11,6 +11,23 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def skip_or_fail(message: str):
+    """Skip a test whose requirement is missing, but fail under CI (the env var CI set): CI must run every test, never skip one."""
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message, allow_module_level=True)
+
+
+def importorskip_unless_ci(name: str):
+    """``pytest.importorskip(name)``, except that under CI a missing module fails the test (see :func:`skip_or_fail`)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        skip_or_fail(f"{name} is not installed ({exc}); install the extra that provides it")
+
+
 @pytest.fixture(scope="session")
 def sources_dir() -> Path:
     root = Path(os.environ.get("LATIN_INTERTEXT_SOURCES", REPO.parent / "shared" / "sources"))
@@ -38,10 +55,14 @@ def dataset_dir(sources_dir, tmp_path_factory) -> Path:
     return out
 
 
+def _test_home(tmp_path_factory) -> Path:
+    return tmp_path_factory.getbasetemp() / "home"
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path_factory, monkeypatch):
     """Keep caches (models, indexes, datasets' cache) out of the user's home during tests."""
-    home = tmp_path_factory.getbasetemp() / "home"
+    home = _test_home(tmp_path_factory)
     monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(home))
     monkeypatch.setenv("HF_DATASETS_CACHE", str(home / "hf-datasets"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -62,3 +83,15 @@ def synonym_vectors(texts, path) -> str:
     kv = KeyedVectors(16)
     kv.add_vectors(lemmas, vectors)
     return str(save_vectors(kv, path))
+
+
+@pytest.fixture(scope="session")
+def trained_model(benchmark, tmp_path_factory) -> Path:
+    """The search model, trained on the whole benchmark as `train-ranker` does, into the tests' home (session
+    fixtures start before the autouse home, so the path is given explicitly; tests check it is the one search finds)."""
+    from latin_intertext.retrieve.ranker import EvidenceRanker
+
+    path = _test_home(tmp_path_factory) / "models" / "evidence_ranker.txt"
+    if not path.is_file():
+        EvidenceRanker().index(benchmark.corpus).fit(benchmark).save(path)
+    return path

@@ -131,7 +131,11 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     diff = tmp_path / "diff.json"
     assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--json", str(diff), "--resamples", "1000"]) == 0
     tests = json.loads(diff.read_text())["tests"]
-    assert tests["ndcg_at_10"]["diff"] != 0 and 0 < tests["ndcg_at_10"]["p_randomization"] <= 1
+    ndcg = tests["ndcg_at_10"]
+    assert ndcg["diff"] == pytest.approx(ndcg["a"] - ndcg["b"]) and ndcg["diff"] > 0.1  # BM25 beats random scores
+    # so clearly that no sign flip of the 1000 reaches it: p is the smallest a 1000-resample test gives, 1/1001
+    assert ndcg["p_randomization"] == pytest.approx(1 / 1001) and ndcg["p_bootstrap"] < 0.01
+    assert ndcg["ci95"][0] > 0  # the whole interval of A - B above 0
     printed = capsys.readouterr().out
     assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
 

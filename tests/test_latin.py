@@ -89,12 +89,19 @@ def test_nouns_in_ns_are_not_made_verbs(form):
 
 
 @pytest.mark.parametrize(
-    "a, b",
-    [("Cleonaeo", "Cleonaei"), ("Hippotades", "Hippotadae"), ("Tritonia", "Tritoniae"), ("Thessalico", "Thessalicus"), ("Pyracmon", "Pyracmone")],
+    "a, b, stem",
+    [
+        ("Cleonaeo", "Cleonaei", "cleon"),
+        ("Hippotades", "Hippotadae", "hippotad"),
+        ("Tritonia", "Tritoniae", "triton"),
+        ("Thessalico", "Thessalicus", "thessalic"),
+        ("Pyracmon", "Pyracmone", "pyracmon"),
+    ],
 )
-def test_inflected_names_no_lexicon_knows_share_a_guessed_stem(a, b):
+def test_inflected_names_no_lexicon_knows_share_a_guessed_stem(a, b, stem):
     assert not latin.is_known(latin.fold(a).lower())  # else simplemma's lemma would be used
-    assert latin.lemmas(a) == latin.lemmas(b)
+    assert latin.lemmas(a) == latin.lemmas(b) == [stem]
+    assert latin.guess_stem(latin.fold(a).lower()) == latin.guess_stem(latin.fold(b).lower()) == stem
 
 
 def test_known_words_and_short_unknown_forms_keep_their_lemma():

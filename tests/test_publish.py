@@ -10,13 +10,28 @@ import pyarrow.parquet as pq
 import pytest
 
 from fixtures.build.helpers import all_files, run_cli, tiny_mirror  # noqa: F401 (fixture)
-from latin_intertext.benchmark import CONFIGS, config_path, load_benchmark
+from latin_intertext.benchmark import CONFIGS, config_path, load_benchmark, parse_checksums
 from latin_intertext.publish import writer
 from latin_intertext.publish.card import CONFIG_FEATURES, render_card
 from latin_intertext.publish.stats import compute_stats
-from latin_intertext.publish.writer import build_dataset, read_checksums
+from latin_intertext.publish.writer import build_dataset
 
 ROWS = {"corpus": 39675, "queries": 482, "qrels": 978}
+# The field and type lists of the spec's card (/work/shared/spec/dataset-card.md, "Configs"), copied by hand.
+SPEC_FEATURES = {
+    "corpus": [("id", "string"), ("text", "string"), ("author", "string"), ("work", "string"), ("book", "int64"), ("line", "int64"), ("tess_index", "string")],
+    "queries": [("id", "string"), ("text", "string"), ("vf_book", "int64"), ("line_start", "int64"), ("line_end", "int64"), ("query_phrases", "string"), ("n_parallels", "int64")],
+    "qrels": [("query-id", "string"), ("corpus-id", "string"), ("score", "float64")],
+}
+# The spec card's fixed text, verbatim.
+SPEC_BIBTEX = """@inproceedings{burns-etal-2021-profiling,
+  title     = {Profiling of Intertextuality in {L}atin Literature Using Word Embeddings},
+  author    = {Burns, Patrick J. and Brofos, James A. and Li, Kyle and Chaudhuri, Pramit and Dexter, Joseph P.},
+  booktitle = {Proceedings of NAACL-HLT 2021},
+  year      = {2021},
+  pages     = {4900--4907},
+  url       = {https://aclanthology.org/2021.naacl-main.389/}
+}"""
 
 
 def parquet_rows(root, config) -> list[dict]:
@@ -37,7 +52,7 @@ def test_load_dataset_offline(dataset_dir, tmp_path, monkeypatch, config):
     assert list(ds) == ["test"]
     test = ds["test"]
     assert test.num_rows == ROWS[config]
-    assert [(name, feature.dtype) for name, feature in test.features.items()] == CONFIG_FEATURES[config]
+    assert [(name, feature.dtype) for name, feature in test.features.items()] == SPEC_FEATURES[config]
     assert test[0] == parquet_rows(dataset_dir, config)[0]
 
 
@@ -61,7 +76,7 @@ def test_two_builds_are_byte_identical(dataset_dir, sources_dir, tmp_path):
     build_dataset(sources_dir, again)
     assert (again / "SHA256SUMS").read_bytes() == (dataset_dir / "SHA256SUMS").read_bytes()
     assert all_files(again) == all_files(dataset_dir)
-    assert set(read_checksums(again)) == set(all_files(again)) - {"SHA256SUMS"}
+    assert set(parse_checksums(again)[0]) == set(all_files(again)) - {"SHA256SUMS"}
 
 
 def card_yaml(card: str) -> str:
@@ -96,8 +111,23 @@ def test_card_is_reproduced_by_render_card(dataset_dir):
     stats = compute_stats(load_benchmark(dataset_dir))  # stats.json is key-sorted: recompute for the card's order
     assert json.loads((dataset_dir / "stats.json").read_text()) == stats
     report = json.loads((dataset_dir / "build_report.json").read_text())
-    assert render_card(stats, report) == (dataset_dir / "README.md").read_text(encoding="utf-8")
-    assert re.search(r"<!-- stats: (.*) -->", render_card(stats, report))[1] == json.dumps(stats, sort_keys=True)
+    card = (dataset_dir / "README.md").read_text(encoding="utf-8")
+    assert render_card(stats, report) == card
+    assert re.search(r"<!-- stats: (.*) -->", card)[1] == json.dumps(stats, sort_keys=True)
+    # the spec card's fixed text (/work/shared/spec/dataset-card.md), as literals
+    assert "```bibtex\n" + SPEC_BIBTEX + "\n```" in card
+    assert "\nlicense: cc-by-4.0\n" in card.split("\n---\n")[0]  # the Hub's YAML header
+    assert "\nLicense: CC BY 4.0 (packaging; the classical texts are in the public domain).\n" in card  # spec: CC BY 4.0 (packaging; classical texts are public domain)
+    # spec: "Relevance: Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant"
+    assert "\nRelevance: scholar-curated parallels (score 1.0); for a multi-line target every line is relevant;\n" in card
+    assert "\n# Latin Epic Intertextuality Retrieval (v1.0.0)\n" in card and "Gold parallels: Burns et al., NAACL-HLT 2021, 945 curated pairs." in card
+    assert 'load_dataset("PoetryMTEB/LatinEpicIntertextualityRetrieval", "qrels")["test"]' in card
+    assert "| relevant docs / query | 2.03 (min=1, max=10) |" in card  # spec: 2.03 (min=1, max=10)
+    for author, work, lines in (("Ovid", "Metamorphoses", "11,995"), ("Vergil", "Aeneid", "9,896"), ("Statius", "Thebaid", "9,731"), ("Lucan", "Bellum Civile", "8,053")):
+        assert f"| {author} | {work} | {lines} |" in card
+    for config, features in SPEC_FEATURES.items():
+        assert f"### {config}\n\n| field | type |\n|---|---|\n" + "\n".join(f"| {n} | {t} |" for n, t in features) + "\n" in card
+    assert CONFIG_FEATURES == SPEC_FEATURES
 
 
 def test_failed_build_leaves_nothing(tiny_mirror, tmp_path, monkeypatch, capsys):
@@ -126,8 +156,8 @@ def test_failed_build_keeps_existing_out(tiny_mirror, tmp_path, monkeypatch):
 
 def test_rebuild_replaces_out_atomically(tiny_mirror, tmp_path):
     out = tmp_path / "OUT"
-    out.mkdir()
-    (out / "stale.txt").write_text("old")
+    build_dataset(tiny_mirror, out)
+    (out / "stale.txt").write_text("old")  # an earlier build, with a leftover: the new build replaces all of it
     build_dataset(tiny_mirror, out)
     assert "stale.txt" not in all_files(out)
     assert sorted(all_files(out)) == sorted(

@@ -303,12 +303,12 @@ def test_cross_validated_ranker_beats_bm25_lemma(benchmark):
     assert ranker > baseline, f"evidence-ranker {ranker:.4f} <= bm25-lemma {baseline:.4f}"
 
 
-def test_shipped_model_explains_parallels_for_a_passage_outside_the_benchmark(benchmark):
-    """Lucretius 1.1-2 is not a benchmark query; the shipped ranker finds Aeneid 10.65 (hominum divomque) and says why."""
-    from latin_intertext.retrieve.ranker import shipped_model_path
+def test_trained_model_explains_parallels_for_a_passage_outside_the_benchmark(benchmark, trained_model):
+    """Lucretius 1.1-2 is not a benchmark query; the search model finds Aeneid 10.65 (hominum divomque) and says why."""
+    from latin_intertext.paths import trained_model_path
     from latin_intertext.serve.searcher import Searcher
 
-    assert shipped_model_path().is_file(), "the shipped model is missing: run `latin-intertext train-ranker`"
+    assert trained_model_path() == trained_model and trained_model.with_suffix(".json").is_file()
     searcher = Searcher.from_benchmark(benchmark)
     assert searcher.retriever_name == "evidence-ranker"
     hits = searcher.search("Aeneadum genetrix, hominum divomque voluptas, alma Venus, caeli subter labentia signa", k=5)
@@ -348,6 +348,7 @@ def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     assert [r["lines"] for r in rows] == [1, 1, 0, 0, 1, 1]  # luna: held by fewer than 20 lines
     assert [r["found_at_2"] for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
     assert lexical_ceiling(rows, depth=2) == (0.5, 0.75)  # line 6 found too; line 8 still not
+    assert [r["commonest_words"] for r in rows] == [[], [("luna", 1)], [], [], [], []]  # named only for one-word lines
     luna = sum("luna" in d.text for d in corpus)
     for bands, band in (((luna, luna + 1), 2), ((luna + 1, luna + 2), 1), ((1, luna), 3)):
         rows = gold_by_evidence(ranker, bench, run, depth=2, bands=bands)
@@ -385,9 +386,9 @@ def test_query_position_tells_where_the_shared_words_stand_in_the_query(corpus):
     assert row[3][mean] < 0.2 and row[3][centre] > 0.3  # galea/miles/capio open the query
 
 
-def test_shipped_model_never_scores_more_evidence_lower():
+def test_trained_model_never_scores_more_evidence_lower(trained_model):
     """Monotone constraints: one more shared rare word, a better rank or a smaller shortfall never lowers a line."""
-    ranker = EvidenceRanker()
+    ranker = EvidenceRanker(model_path=str(trained_model))
     ranker._ensure_model()
     names = ranker.feature_names
     rows = np.random.default_rng(0).uniform(0, 8, size=(300, len(names))).astype(np.float32)
@@ -420,12 +421,12 @@ def test_word_vector_themes_meet_a_parallel_told_in_other_words(corpus, tmp_path
     assert not plain_matrix[:, theme].any()  # no vectors: the theme columns stay 0 and the model never sees them
 
 
-def test_themed_ranker_needs_vectors_and_has_no_shipped_model(corpus, bench, tmp_path):
+def test_themed_ranker_needs_vectors_and_has_no_search_model(corpus, bench, tmp_path):
     with pytest.raises(LatinIntertextError, match="train-vectors"):
         make_retriever("evidence-ranker-themes").index(corpus)  # the test home holds no vectors
     path = synonym_vectors([d.text for d in corpus] + ["navem aequora vexit"], tmp_path / "synonyms.kv")
     themed = make_retriever("evidence-ranker-themes", vectors=path, n_estimators=30, min_child_samples=1).index(corpus)
-    with pytest.raises(LatinIntertextError, match="no shipped model.*--cv.*best"):
+    with pytest.raises(LatinIntertextError, match="no search model.*--cv.*best"):
         themed.search(texts(("q1",)), k=3)
     themed.fit(bench.subset(TRAIN))
     assert {"theme_cos", "scene_theme_cos"} <= set(themed._boosters[0].feature_name())
@@ -456,7 +457,7 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, 
     assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Skipped here: `full model + word-vector themes`" in markdown
     empty = [g["evidence"] for g in report["gold_by_evidence"] if not g["lines"]]
-    assert empty and all(f"| {e} | 0 | | |" in markdown for e in empty)  # no share shown for a class with no line
+    assert empty and all(f"| {e} | 0 | | | |" in markdown for e in empty)  # no share shown for a class with no line
     with pytest.raises(LatinIntertextError, match="No baseline could run"):
         ablation.ranker_report(bench, 2, baselines=("word2vec",))
 
@@ -482,6 +483,12 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
     report = ablation.ranker_report(bench, 2, baselines=("bm25",))
     assert fitted == [(150, 0, True)] * 2 + [(7, 4, True)] * 2 + [(150, 0, False)] * 2
     assert [r["variant"] for r in report["ablation"]] == [v.label for v in rows]
+    assert "vs_full" not in report["ablation"][0]  # each other row is tested against the full model, query by query
+    for row in report["ablation"][1:]:
+        low, high = row["vs_full"]["ci95"]
+        assert low <= row["vs_full"]["diff"] <= high
+        assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report["ablation"][0]["ndcg_at_10"])
+        assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p = " in ablation.to_markdown(report)
     assert ablation.FIXED_SETTINGS == {"n_estimators": EvidenceRanker().n_estimators, "seed": 0}
 
 

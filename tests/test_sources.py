@@ -22,9 +22,13 @@ def test_package_manifest_matches_the_shared_manifest(sources_dir):
         shared = {row["local_path"]: row for row in csv.DictReader(fh, delimiter="\t")}
     naacl = load_manifest("naacl2021")
     assert len(naacl) == 58
-    assert sum(f.local_path.startswith("tesserae-la/") for f in load_manifest("tesserae-la")) == len(load_manifest("tesserae-la"))
-    for f in naacl:
-        assert (shared[f.local_path]["sha256"], int(shared[f.local_path]["bytes"])) == (f.sha256, f.bytes)
+    tesserae = load_manifest("tesserae-la")
+    assert len(tesserae) == len({f.local_path for f in tesserae}) == 614
+    assert all(f.local_path.startswith("tesserae-la/") for f in tesserae)
+    assert {f.local_path for f in naacl + tesserae} == set(shared)  # every shared file pinned, none invented
+    for f in naacl + tesserae:
+        assert (shared[f.local_path]["sha256"], int(shared[f.local_path]["bytes"])) == (f.sha256, f.bytes), f.local_path
+        assert {**shared[f.local_path], "bytes": int(shared[f.local_path]["bytes"])} == f.__dict__, f.local_path
     lucan = naacl_entry(LUCAN_1)
     assert lucan.url == f"https://raw.githubusercontent.com/{lucan.repository}/{lucan.commit}/{lucan.upstream_path}"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pyarrow as pa
@@ -49,10 +50,18 @@ def test_clean_build_is_valid(dataset_dir, monkeypatch, capsys):
 
 def test_deleted_corpus_row(copy, monkeypatch, capsys):
     rewrite_parquet(copy, "corpus", lambda rows: rows.pop(100), reseal=True)
-    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     assert "figures differ from the v1.0.0 card: corpus: card says 39675, data gives 39674" in problems
     assert "stats.json does not match the statistics computed from the data" in problems
-    assert "corpus: card says 39675, data gives 39674" in err
+    # the CLI lists exactly what validate_dataset finds: the row, every figure it changes, and the BEIR copy it leaves
+    assert problems == validate_dataset(copy) == [
+        "figures differ from the v1.0.0 card: corpus: card says 39675, data gives 39674",
+        "figures differ from the v1.0.0 card: authors: card says {'Ovid': 11995, 'Vergil': 9896, 'Statius': 9731, 'Lucan': 8053}, "
+        "data gives {'Ovid': 11995, 'Vergil': 9895, 'Statius': 9731, 'Lucan': 8053}",
+        "stats.json does not match the statistics computed from the data",
+        "README.md card does not carry the statistics computed from the data",
+        "beir/corpus.jsonl: 39675 lines where the parquet configs give 39674; 1 not in the parquet configs (first: vergil-1-101)",
+    ]
 
 
 def test_deleted_corpus_row_unsealed_also_fails_checksum(copy, monkeypatch, capsys):
@@ -70,7 +79,8 @@ def test_edited_text(copy, monkeypatch, capsys):
 
     rewrite_parquet(copy, "corpus", edit, reseal=False)
     problems, err = problems_via_cli(copy, monkeypatch, capsys)
-    assert len(problems) == 1 and problems[0].startswith("corpus/test.parquet: sha256 ")
+    assert len(problems) == 2 and problems[1].startswith("corpus/test.parquet: sha256 ")
+    assert problems[0] == "beir/corpus.jsonl: 39675 lines where the parquet configs give 39675; 1 differ (first: vergil-1-6)"
     assert "corpus/test.parquet: sha256" in err
 
 
@@ -78,7 +88,8 @@ def test_edited_beir_text(copy, monkeypatch, capsys):
     path = copy / "beir" / "corpus.jsonl"
     path.write_bytes(path.read_bytes().replace(b"Arma virumque", b"Arma virique", 1))
     problems, err = problems_via_cli(copy, monkeypatch, capsys)
-    assert len(problems) == 1 and problems[0].startswith("beir/corpus.jsonl: sha256 ")
+    assert len(problems) == 2 and problems[1].startswith("beir/corpus.jsonl: sha256 ")
+    assert problems[0] == "beir/corpus.jsonl: 39675 lines where the parquet configs give 39675; 1 differ (first: vergil-1-1)"
 
 
 def test_duplicated_id(copy, monkeypatch, capsys):
@@ -86,9 +97,14 @@ def test_duplicated_id(copy, monkeypatch, capsys):
         rows[1]["id"] = rows[0]["id"]
 
     rewrite_parquet(copy, "corpus", edit, reseal=True)
-    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     assert "corpus: id 'vergil-1-1' occurs 2 times" in problems
-    assert "corpus: id 'vergil-1-1' occurs 2 times" in err
+    # and exactly what follows from it: the renamed row's id no longer names its line, the BEIR copy differs
+    assert problems == validate_dataset(copy) == [
+        "corpus: id 'vergil-1-1' occurs 2 times",
+        "corpus id 'vergil-1-1' does not match author/book/line (Vergil, 1, 2)",
+        "beir/corpus.jsonl: 39675 lines where the parquet configs give 39675; 1 missing (first: vergil-1-1); 1 not in the parquet configs (first: vergil-1-2)",
+    ]
 
 
 def test_duplicated_query_id(copy, monkeypatch, capsys):
@@ -102,9 +118,13 @@ def test_qrel_pointing_nowhere(copy, monkeypatch, capsys):
         rows[0]["corpus-id"] = "vergil-99-1"
 
     rewrite_parquet(copy, "qrels", edit, reseal=True)
-    problems, err = problems_via_cli(copy, monkeypatch, capsys)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     assert "qrels row 1: corpus-id 'vergil-99-1' is not in the corpus" in problems
-    assert "qrels row 1: corpus-id 'vergil-99-1' is not in the corpus" in err
+    # and nothing else but the BEIR qrels that still hold the original row
+    assert problems == validate_dataset(copy) == [
+        "qrels row 1: corpus-id 'vergil-99-1' is not in the corpus",
+        "beir/qrels/test.tsv: 979 lines where the parquet configs give 979; 1 missing (first: vf-1-1-1 vergil-99-1); 1 not in the parquet configs (first: vf-1-1-1 vergil-1-1)",
+    ]
 
 
 def test_qrel_unknown_query_and_bad_score(copy, monkeypatch, capsys):
@@ -133,7 +153,7 @@ def test_missing_and_extra_files(copy, monkeypatch, capsys):
     (copy / "beir" / "queries.jsonl").unlink()
     (copy / "notes.txt").write_text("hi")
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
-    assert sorted(problems) == ["beir/queries.jsonl: listed in SHA256SUMS but missing", "notes.txt: not listed in SHA256SUMS"]
+    assert sorted(problems) == ["beir/queries.jsonl: listed in SHA256SUMS but missing", "beir/queries.jsonl: missing", "notes.txt: not listed in SHA256SUMS"]
 
 
 def test_wrong_schema(copy, monkeypatch, capsys):
@@ -143,3 +163,37 @@ def test_wrong_schema(copy, monkeypatch, capsys):
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     assert problems[0].startswith(f"{path}: schema ")
     assert "score: int64" in problems[0] and "score: double" in problems[0]
+
+
+def test_malformed_checksum_line_is_named(copy, monkeypatch, capsys):
+    sums = copy / "SHA256SUMS"
+    lines = sums.read_text().splitlines()
+    sums.write_text("\n".join(lines[:2] + ["garbage"] + lines[2:]) + "\n")
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert problems == ["SHA256SUMS:3: malformed line 'garbage' (expected '<64 hex digits>  <path>')"]
+
+
+def test_beir_qrels_line_deleted_and_resealed(copy, monkeypatch, capsys):
+    tsv = copy / "beir" / "qrels" / "test.tsv"
+    lines = tsv.read_text().splitlines()
+    deleted = lines.pop(5)
+    tsv.write_text("\n".join(lines) + "\n")
+    write_checksums(copy)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    query_id, corpus_id, _score = deleted.split("\t")
+    assert problems == [f"beir/qrels/test.tsv: 978 lines where the parquet configs give 979; 1 missing (first: {query_id} {corpus_id})"]
+
+
+def test_beir_records_added_and_dropped_are_listed(copy, monkeypatch, capsys):
+    queries = copy / "beir" / "queries.jsonl"
+    lines = queries.read_text().splitlines()
+    queries.write_text("\n".join(lines[1:] + [lines[1].replace('"vf-1-', '"vf-9-', 1)]) + "\n")
+    corpus = copy / "beir" / "corpus.jsonl"
+    corpus.write_text(corpus.read_text().replace("\n", "\n\n", 1))
+    write_checksums(copy)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    added = json.loads(lines[1])["_id"].replace("vf-1-", "vf-9-", 1)
+    assert problems == [
+        "beir/corpus.jsonl: 39676 lines where the parquet configs give 39675; 1 not in the parquet configs (first: (blank line))",
+        f"beir/queries.jsonl: 482 lines where the parquet configs give 482; 1 missing (first: vf-1-1-1); 1 not in the parquet configs (first: {added})",
+    ]

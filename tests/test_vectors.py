@@ -37,8 +37,16 @@ def test_lenient_reader_lists_malformed_lines_and_keeps_the_rest():
     assert report.lines == 3 and report.files == 1
 
 
-def test_lemmatised_corpus_is_cached_and_counts_frequencies(sources_dir, small_vectors):
+def test_lemmatised_corpus_is_cached_and_counts_frequencies(sources_dir, small_vectors, monkeypatch):
+    from latin_intertext import latin
+    from latin_intertext.sources import tesserae_la
+
+    files = tesserae_la.source_files(sources_dir, SMALL["limit_files"])[1]
+    cache = tesserae_la._cache_path(files, SMALL["limit_files"])
+    assert cache.is_file()  # written when training lemmatised the corpus
+    monkeypatch.setattr(latin, "lemmas", lambda text: pytest.fail("the corpus was lemmatised again instead of read from its cache"))
     corpus = lemmatised_corpus(sources_dir, limit_files=SMALL["limit_files"])  # the cache from training
+    assert corpus.path == cache
     assert len(corpus) == small_vectors.lines and corpus.ids.size == small_vectors.words
     assert corpus.report.files == 60 and corpus.report.malformed  # the first texts do hold malformed lines
     assert all(isinstance(w, str) for w in corpus.vocab[:10])

@@ -9,6 +9,8 @@ were trained on lemmas of another version of the lemmatiser (recorded in a JSON 
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -19,6 +21,7 @@ import numpy as np
 
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.latin import LEMMATISER_VERSION, require_lemmatiser
+from latin_intertext.outputs import atomic_files, check_outputs
 from latin_intertext.paths import models_dir
 
 DEFAULT_NAME = "word2vec-lemmas.kv"
@@ -77,6 +80,8 @@ def train_vectors(
 
     from latin_intertext.sources.tesserae_la import lemmatised_corpus
 
+    path = Path(out) if out else default_vectors_path()
+    check_outputs(path, _sidecar(path), option="vectors file (--out)")  # before the long run, not after it
     t0 = time.perf_counter()
     corpus = lemmatised_corpus(sources, limit_files, on_file=on_file)
     t1 = time.perf_counter()
@@ -105,7 +110,7 @@ def train_vectors(
         callbacks=[_Progress()],
     )
     t2 = time.perf_counter()
-    path = save_vectors(model.wv, Path(out) if out else default_vectors_path())
+    save_vectors(model.wv, path)
     return TrainingResult(path, len(model.wv), len(corpus), int(corpus.ids.size), t1 - t0, t2 - t1, corpus.report.summary())
 
 
@@ -115,11 +120,15 @@ def stable_hash(text: str) -> int:
 
 
 def save_vectors(kv, path: Path | str) -> Path:
-    """Save lemma vectors with a sidecar naming the lemmatiser whose lemmas they are keyed by."""
+    """Save lemma vectors with a sidecar naming the lemmatiser whose lemmas they are keyed by: all files land, or none."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    kv.save(str(path))
-    _sidecar(path).write_text(json.dumps({"lemmatiser": LEMMATISER_VERSION}) + "\n", encoding="utf-8")
+    with tempfile.TemporaryDirectory() as scratch:
+        kv.save(str(Path(scratch) / path.name))  # gensim puts large arrays in files named after it (NAME.vectors.npy)
+        parts = sorted(Path(scratch).iterdir())
+        with atomic_files(*(path.with_name(part.name) for part in parts), _sidecar(path)) as tmps:
+            for part, tmp in zip(parts, tmps):
+                shutil.copyfile(part, tmp)
+            tmps[-1].write_text(json.dumps({"lemmatiser": LEMMATISER_VERSION}) + "\n", encoding="utf-8")
     return path
 
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from latin_intertext import HUB_REPO_ID
 from latin_intertext.cli import app
-from latin_intertext.errors import ValidationError
+from latin_intertext.errors import LatinIntertextError, ValidationError
 from latin_intertext.paths import default_dataset_dir, sources_cache_dir
 
 out = Console()
@@ -30,10 +30,15 @@ def fetch(
     dest: Annotated[Optional[Path], typer.Option(help="Download cache (default: the project's cache dir).")] = None,
 ) -> None:
     """Download the pinned source files (or verify a local mirror) and check every sha256."""
-    from latin_intertext.sources.manifest import MANIFESTS, fetch as download, load_manifest, mirror_from_env, verify
+    from latin_intertext.sources.manifest import MANIFESTS, SOURCES_ENV, fetch as download, load_manifest, mirror_from_env, verify
 
     names = list(MANIFESTS) if collection == "all" else [collection]
     mirror = mirror_from_env(sources)
+    if mirror is not None and dest is not None:
+        raise LatinIntertextError(
+            f"--dest {dest} would be ignored: with a mirror ({mirror}, from --sources or ${SOURCES_ENV}) nothing is downloaded. "
+            f"Give one of them; unset {SOURCES_ENV} to download into --dest."
+        )
     for name in names:
         files = load_manifest(name)
         if mirror is not None:
@@ -50,7 +55,7 @@ def fetch(
 
 @app.command()
 def build(
-    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (replaced atomically).")] = default_dataset_dir(),
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder: new, empty or an earlier build (replaced atomically).")] = default_dataset_dir(),
     sources: SourcesOpt = None,
 ) -> None:
     """Build LatinEpicIntertextualityRetrieval v1.0.0 from verified sources into OUT (HF parquet + BEIR + card)."""

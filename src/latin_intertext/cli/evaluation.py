@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Collection, Iterator, Optional
 
 import typer
 from rich.console import Console
@@ -20,6 +20,7 @@ from latin_intertext.evaluate.metrics import HEADLINE, METRICS
 from latin_intertext.evaluate.report import RunReport, build_report
 from latin_intertext.evaluate.runs import read_trec_run, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, paired_test
+from latin_intertext.outputs import OutputError, atomic_files, check_outputs
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
 
@@ -33,7 +34,41 @@ def _benchmark(dataset: Optional[Path]) -> Benchmark:
 
 
 def _read_run(path: Path, bench: Benchmark) -> Run:
-    return read_trec_run(path, {q.id for q in bench.queries}, bench.doc_index)
+    query_ids = [q.id for q in bench.queries]
+    run = read_trec_run(path, set(query_ids), bench.doc_index)
+    warn_missing(run, query_ids, str(path))
+    return run
+
+
+def warn_missing(run: Run, query_ids: Collection[str], source: str) -> None:
+    """Warn that ``run`` (from ``source``) lacks some queries: they score 0, which must not pass unnoticed."""
+    missing = sorted(q for q in query_ids if q not in run)
+    if missing:
+        few = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        console.print(f"[yellow]warning:[/] no results for {len(missing)} queries of {len(query_ids)} in {source} ({few}); they score 0.", highlight=False)
+
+
+def beside(path: Optional[Path], suffix: str, what: str) -> Optional[Path]:
+    """Where the ``what`` written beside ``path`` goes (its suffix swapped for ``suffix``); refused if that is ``path`` itself."""
+    if path is None:
+        return None
+    if path.suffix.lower() == suffix:
+        raise OutputError(f"{path}: the {what} is written beside it as {path.with_suffix(suffix).name}, which would overwrite it; give it another suffix than {suffix}.")
+    return path.with_suffix(suffix)
+
+
+def write_json(data: dict, path: Path) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=float) + "\n", encoding="utf-8")
+
+
+def write_outputs(*outputs: tuple[Optional[Path], Callable[[Path], object]]) -> None:
+    """Call each ``write`` on a temporary beside its path (None: not asked for); all land together at the end, or none does."""
+    wanted = [(path, write) for path, write in outputs if path is not None]
+    with atomic_files(*(path for path, _ in wanted)) as tmps:
+        for tmp, (_, write) in zip(tmps, wanted):
+            write(tmp)
+    for path, _ in wanted:
+        console.print(f"wrote {path}", highlight=False)
 
 
 @contextmanager
@@ -72,15 +107,6 @@ def print_report(report: RunReport) -> None:
         for group, ev in groups.items():
             sub.add_row(group, str(len(ev.query_ids)), *(_fmt(ev.means[key]) for key in ("ndcg_at_10", "map", "recall_at_10", "recall_at_100")))
         out.print(sub)
-    if report.evaluation.n_missing:
-        console.print(f"[yellow]warning:[/] the run has no results for {report.evaluation.n_missing} queries; they score 0.")
-
-
-def _write_json(data: dict, path: Optional[Path]) -> None:
-    if path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        console.print(f"wrote {path}")
 
 
 @app.command()
@@ -99,6 +125,9 @@ def evaluate(
         raise LatinIntertextError("Give exactly one of --run FILE or --retriever NAME.")
     if run is not None and cv:
         raise LatinIntertextError("--cv applies to --retriever only; a run file is scored as it is.")
+    if run is not None and save_run:
+        raise LatinIntertextError(f"--save-run applies to --retriever only; the run is already saved, as {run}.")
+    check_outputs(save_run, json_path)
     bench = _benchmark(dataset)
     config: dict = {"dataset": str(bench.path), "k": k}
     if run is not None:
@@ -108,12 +137,10 @@ def evaluate(
         result = _retrieve(retriever, bench, k, cv)
         name, scored = result.name, result.run
         config.update({"cv_folds": cv, "seconds": round(result.seconds, 3), "folds": [f.describe() for f in result.folds]})
-        if save_run:
-            write_trec_run(scored, save_run, name)
-            console.print(f"wrote {save_run}")
+        warn_missing(scored, [q.id for q in bench.queries], f"the run of {name}")
     report = build_report(scored, bench, name, config, resamples)
     print_report(report)
-    _write_json(report.to_json(), json_path)
+    write_outputs((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
 
 
 @app.command()
@@ -127,6 +154,7 @@ def compare(
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
     from latin_intertext.evaluate.metrics import evaluate_run
 
+    check_outputs(json_path)
     bench = _benchmark(dataset)
     a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
     tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED) for m in HEADLINE]
@@ -136,11 +164,9 @@ def compare(
     for t in tests:
         table.add_row(METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]", f"{t.p_randomization:.4f}", f"{t.p_bootstrap:.4f}")
     out.print(table)
-    _write_json(
-        {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
-         "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap} for t in tests}},
-        json_path,
-    )
+    data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
+            "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap} for t in tests}}
+    write_outputs((json_path, lambda tmp: write_json(data, tmp)))
 
 
 @app.command()
@@ -157,6 +183,8 @@ def leaderboard(
     from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, to_markdown
     from latin_intertext.retrieve import load_all, resolve_name
 
+    png = beside(out_path, ".png", "bar chart")
+    check_outputs(out_path, png, option="--out")
     registry = load_all()
     bench = _benchmark(dataset)
     runs = [(p, _read_run(p, bench)) for p in run]  # fail on a bad run file before any long work
@@ -179,8 +207,4 @@ def leaderboard(
         raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")
     markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard ({bench.path})")
     out.print(markdown, markup=False)
-    if out_path:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        out_path.write_text(markdown, encoding="utf-8")
-        png = plot(entries, out_path.with_suffix(".png"))
-        console.print(f"wrote {out_path} and {png}")
+    write_outputs((out_path, lambda tmp: tmp.write_text(markdown, encoding="utf-8")), (png, lambda tmp: plot(entries, tmp)))

@@ -7,8 +7,12 @@ so the README's numbers are always the output of this one command, never typed i
 from __future__ import annotations
 
 import io
+import os
 import re
+import shutil
+import tempfile
 from contextlib import redirect_stdout
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -16,10 +20,14 @@ import typer
 from rich.console import Console
 
 from latin_intertext.cli import app, main
+from latin_intertext.cli.evaluation import write_outputs
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.outputs import check_outputs
 from latin_intertext.paths import default_dataset_dir
 
 err = Console(stderr=True)
+BLOCKS = ("dataset", "leaderboard", "ranker")
+RESULTS = ("leaderboard.md", "leaderboard.png", "ranker-report.md", "ranker-report.png", "ranker-report.json")
 
 
 def splice(readme: str, name: str, body: str) -> str:
@@ -43,24 +51,34 @@ def figures(
     dataset: Annotated[Path, typer.Option("--dataset")] = default_dataset_dir(),
     readme: Annotated[Path, typer.Option("--readme")] = Path("README.md"),
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the full reports and plots go.")] = Path("docs/results"),
-    cv: Annotated[int, typer.Option("--cv")] = 5,
+    cv: Annotated[int, typer.Option("--cv", min=2)] = 5,
 ) -> None:
     """Regenerate the dataset table, the leaderboard and the ranker report, and write them into the README."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    blocks = {}
-    stats = _run(["stats", str(dataset), "--json"])
-    blocks["dataset"] = _dataset_table(stats)
-    leaderboard = out_dir / "leaderboard.md"
-    _run(["leaderboard", "--dataset", str(dataset), "--cv", str(cv), "--out", str(leaderboard)])
-    blocks["leaderboard"] = _without_title(leaderboard.read_text(encoding="utf-8"))
-    report = out_dir / "ranker-report.md"
-    _run(["ranker-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(report), "--json", str(out_dir / "ranker-report.json")])
-    blocks["ranker"] = report.read_text(encoding="utf-8")
-    text = readme.read_text(encoding="utf-8")
-    for name, body in blocks.items():
-        text = splice(text, name, body)
-    readme.write_text(text, encoding="utf-8")
+    _check_readme(readme)
+    check_outputs(*(out_dir / name for name in RESULTS), option="--out-dir")
+    with tempfile.TemporaryDirectory() as scratch:  # everything lands together at the end, or nothing does
+        work = Path(scratch)
+        blocks = {"dataset": _dataset_table(_run(["stats", str(dataset), "--json"]))}
+        _run(["leaderboard", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "leaderboard.md")])
+        blocks["leaderboard"] = _without_title((work / "leaderboard.md").read_text(encoding="utf-8"))
+        _run(["ranker-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "ranker-report.md"), "--json", str(work / "ranker-report.json")])
+        blocks["ranker"] = (work / "ranker-report.md").read_text(encoding="utf-8")
+        text = readme.read_text(encoding="utf-8")
+        for name, body in blocks.items():
+            text = splice(text, name, body)
+        write_outputs(*((out_dir / name, partial(shutil.copyfile, work / name)) for name in RESULTS), (readme, lambda tmp: tmp.write_text(text, encoding="utf-8")))
     err.print(f"[green]updated[/] {readme} ({', '.join(blocks)}) and {out_dir}")
+
+
+def _check_readme(readme: Path) -> None:
+    """The README must exist, be writable and hold every block's markers: found out before the long run, not after."""
+    if not readme.is_file():
+        raise LatinIntertextError(f"{readme}: README not found; run from the repository's root or pass --readme PATH.")
+    if not os.access(readme, os.W_OK):
+        raise LatinIntertextError(f"{readme} is not writable; make it writable (chmod u+w) or pass another --readme.")
+    text = readme.read_text(encoding="utf-8")
+    for name in BLOCKS:
+        splice(text, name, "")
 
 
 def _without_title(markdown: str) -> str:

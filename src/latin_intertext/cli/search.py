@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import socket
 from pathlib import Path
 from typing import Optional
 
@@ -32,25 +34,48 @@ def _benchmark(dataset: Optional[Path], sources: Optional[Path]):
     return benchmark_from_sources(sources)
 
 
-def make_searcher(corpus: str, tess: list[Path], tesserae_la: bool, with_benchmark: bool, retriever: Optional[str], dataset: Optional[Path], sources: Optional[Path]):
+def check_corpus_options(corpus: Optional[str], tess: list[Path], tesserae_la: bool, with_benchmark: bool, dataset: Optional[Path], sources: Optional[Path]) -> None:
+    """Refuse options that would be ignored: one corpus at a time, and each option only where it applies."""
+    if corpus not in (None, "benchmark"):
+        raise LatinIntertextError(f"Unknown corpus {corpus!r}: --corpus takes only 'benchmark' (the default); search other texts with --tess FILE or --tesserae-la.")
+    given = [name for name, on in (("--corpus", corpus), ("--tess", tess), ("--tesserae-la", tesserae_la)) if on]
+    if len(given) > 1:
+        raise LatinIntertextError(f"{' and '.join(given)} are exclusive: give one corpus (your files beside the benchmark: --tess FILE --with-benchmark).")
+    if with_benchmark and not tess:
+        raise LatinIntertextError("--with-benchmark adds the benchmark's corpus to your --tess files: give --tess FILE too, or drop --with-benchmark.")
+    if (dataset or sources) and (tesserae_la or (tess and not with_benchmark)):
+        raise LatinIntertextError("--dataset and --sources choose the benchmark: use them with --corpus benchmark (the default) or --tess FILE --with-benchmark.")
+
+
+def make_searcher(corpus: Optional[str], tess: list[Path], tesserae_la: bool, with_benchmark: bool, retriever: Optional[str], dataset: Optional[Path], sources: Optional[Path]):
     from latin_intertext.serve.index import SPARSE_RETRIEVER
     from latin_intertext.serve.searcher import Searcher
 
+    check_corpus_options(corpus, tess, tesserae_la, with_benchmark, dataset, sources)
     if tesserae_la:
-        if tess:
-            raise LatinIntertextError("--tesserae-la and --tess are exclusive: give one corpus.")
         if retriever and retriever != SPARSE_RETRIEVER:
             raise LatinIntertextError(f"Tesserae-la (481k lines) is searched with its cached lemma index ({SPARSE_RETRIEVER}); --retriever {retriever} is for --corpus benchmark or --tess.")
         return Searcher.from_tesserae_la()
     if tess:
-        missing = [str(p) for p in tess if not p.is_file()]
+        missing = [str(p) for p in tess if not p.expanduser().is_file()]
         if missing:
             raise LatinIntertextError(f"No such file: {', '.join(missing)}.")
         bench = _benchmark(dataset, sources) if with_benchmark else None
         return Searcher.from_tess(tess, with_benchmark=bench, retriever=retriever)
-    if corpus != "benchmark":
-        raise LatinIntertextError(f"Unknown corpus {corpus!r}: use --corpus benchmark, --tess FILE or --tesserae-la.")
     return Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
+
+
+def print_listed(console: Console, note: str, lines: list[str]) -> None:
+    """A count and every item under it, one per line, unwrapped (nothing left out is left unsaid)."""
+    if lines:
+        console.print("\n  ".join(map(escape, [note, *lines])), soft_wrap=True)
+
+
+def print_report(console: Console, report, what: str) -> None:
+    """Every line of the user's files left out of the search, and every duplicate citation renamed."""
+    left_out = report.left_out()
+    print_listed(console, f"skipped {len(left_out)} line(s) of {what}:", left_out)
+    print_listed(console, f"kept {len(report.duplicates)} duplicate citation(s) of {what} under ~N ids:", report.duplicates)
 
 
 def _rich(segments) -> str:
@@ -73,7 +98,7 @@ def _describe(m: MatchedWord) -> str:
 @app.command("search")
 def search_command(
     text: str = typer.Argument(..., help="The Latin passage to find parallels for (at most 5,000 characters)."),
-    corpus: str = typer.Option("benchmark", "--corpus", help="benchmark: the 39,675 lines of Vergil, Lucan, Ovid and Statius."),
+    corpus: Optional[str] = typer.Option(None, "--corpus", help="benchmark (the default): the 39,675 lines of Vergil, Lucan, Ovid and Statius."),
     tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead (repeatable)."),
     tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 614 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
     with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
@@ -90,8 +115,10 @@ def search_command(
     validate_query(text, k)  # fail fast, before any index is built
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
+    if tess:
+        print_report(Console(stderr=True, highlight=False), searcher.corpus.report, ", ".join(map(str, tess)))
     if as_json:
-        typer.echo(json.dumps(searcher.payload(text, hits), ensure_ascii=False, indent=1))
+        typer.echo(json.dumps(searcher.payload(text, hits, report=bool(tess)), ensure_ascii=False, indent=1))
         return
     out = Console(highlight=False)
     out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({len(searcher.corpus):,} lines) by [bold]{searcher.retriever_name}[/]")
@@ -125,9 +152,10 @@ def index_tesserae_command(
 
         meta = build_tesserae_index(sources=sources, progress=progress)
     counts = meta["counts"]
+    print_listed(console, f"ignored {len(meta['ignored'])} file(s) of the mirror that the manifest does not pin:", meta["ignored"])
     console.print(
         f"Indexed {counts['lines']:,} lines of {counts['files']} files in {meta['build_seconds']} s into {meta['folder']}.\n"
-        f"Left out: {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
+        f"Left out: {counts['ignored']} unpinned file(s), {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
         f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids. Every one is listed in {meta['folder']}/report.json."
     )
 
@@ -135,7 +163,7 @@ def index_tesserae_command(
 @app.command("serve")
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host"),
-    port: int = typer.Option(8000, "--port"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535),
     dataset: Optional[Path] = typer.Option(None, "--dataset", help="A folder written by `latin-intertext build`."),
     sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
     retriever: Optional[str] = typer.Option(None, "--retriever", help="A registered retriever (default: the project's best)."),
@@ -146,6 +174,23 @@ def serve_command(
     from latin_intertext.serve.app import create_app
     from latin_intertext.serve.searcher import Searcher
 
+    check_can_listen(host, port)  # before the benchmark is loaded, and before "Serving" is printed
     searcher = Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
     Console(stderr=True).print(f"Serving {len(searcher.corpus):,} lines with {searcher.retriever_name} at http://{host}:{port}/ (API docs: /docs)")
     uvicorn.run(create_app(searcher), host=host, port=port, log_level="info")
+
+
+def check_can_listen(host: str, port: int) -> None:
+    """Bind ``host:port`` once, as uvicorn will, and say what to change when that fails."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise LatinIntertextError(f"--host {host}: not a host name or address ({exc.strerror}); pass e.g. --host 127.0.0.1.") from None
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise LatinIntertextError(f"port {port} is in use; pass --port N (e.g. --port {port + 1 if port < 65535 else 8000}).") from None
+            raise LatinIntertextError(f"Cannot listen on {host}:{port} ({exc.strerror}); pass another --host (e.g. 127.0.0.1) or --port N (above 1023).") from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
@@ -26,6 +27,7 @@ from latin_intertext.retrieve.features import Unit, shared_lemmas, shared_query_
 from latin_intertext.retrieve.ranker import FAMILIES, OPTIONAL_FAMILIES, EvidenceRanker
 
 REPORTED = ("ndcg_at_10", "recall_at_100", "map", "recall_at_1000")
+PAIRED = "ndcg_at_10"  # the metric on which each variant is tested against the full model
 # the ranker's LightGBM settings, fixed once and never searched; the report shows how the figures move off them
 FIXED_SETTINGS = {name: EvidenceRanker().params()[name] for name in ("n_estimators", "seed")}
 
@@ -131,6 +133,7 @@ def evidence_classes(bands: tuple[int, int] = ONE_WORD_BANDS) -> tuple[str, ...]
 
 EVIDENCE_CLASSES = evidence_classes()
 N_LEXICAL = 4  # the classes that share a query word
+COMMONEST = 3  # shared words named per one-word class
 
 
 def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = 100, bands: tuple[int, int] = ONE_WORD_BANDS) -> list[dict]:
@@ -146,6 +149,7 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
     holding = np.asarray(lines.matrices["lemmaset"].sum(axis=0)).ravel()  # lines holding each candidate lemma
     vocab = lines.vocab["lemmaset"]
     found = {c: [] for c in classes}
+    one_words = {c: Counter() for c in classes}  # the query's one shared word (folded form) of each one-word line
     for q in bench.queries:
         unit = Unit.of(q.text)
         top = {d for d, _ in ranked(run.get(q.id, {}), depth)}
@@ -157,13 +161,23 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
             elif words:
                 rivals = min(holding[vocab[lemma]] for lemma in shared_lemmas(lines, unit, i))
                 cls = classes[1 + int(np.searchsorted(bands, rivals, side="right"))]
+                one_words[cls][unit.words[min(words)]] += 1
             elif shared_lemmas(lines, unit, int(lines.prev[i])) or shared_lemmas(lines, unit, int(lines.next[i])):
                 cls = classes[N_LEXICAL]
             else:
                 cls = classes[N_LEXICAL + 1]
             found[cls].append(doc_id in top)
     total = sum(len(v) for v in found.values())
-    return [{"evidence": c, "lines": len(v), "share": len(v) / total if total else 0.0, f"found_at_{depth}": sum(v) / len(v) if v else 0.0} for c, v in found.items()]
+    return [
+        {
+            "evidence": c,
+            "lines": len(v),
+            "share": len(v) / total if total else 0.0,
+            f"found_at_{depth}": sum(v) / len(v) if v else 0.0,
+            "commonest_words": one_words[c].most_common(COMMONEST),
+        }
+        for c, v in found.items()
+    ]
 
 
 def lexical_ceiling(rows: list[dict], depth: int = 100) -> tuple[float, float]:
@@ -200,6 +214,9 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
         step(variant.label)
     main = runs[variants()[0].label]
     main_eval = evaluate_run(main, bench.qrels)
+    for row in rows[1:]:  # each variant against the full model, query by query
+        test = paired_test(PAIRED, evaluate_run(runs[row["variant"]], bench.qrels).per_query[PAIRED], main_eval.per_query[PAIRED])
+        row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization}
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
     baseline_scores = {}
     for name in baselines or registered_baselines():
@@ -240,6 +257,10 @@ def _p(value: float) -> str:
     return "< 0.0001" if value < 1.5e-4 else f"{value:.4f}"
 
 
+def _words(counted: list) -> str:
+    return ", ".join(f"*{word}* ({n})" for word, n in counted)
+
+
 def to_markdown(report: dict) -> str:
     m, ci = report["metrics"], report["ci95"]
     lines = [
@@ -250,15 +271,18 @@ def to_markdown(report: dict) -> str:
     ]
     lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] |" for k in REPORTED]
     lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f}", ""]
-    lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 |", "|---|---|---|---|"]
-    lines += [f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g['found_at_100']:.1%} |" if g["lines"] else f"| {g['evidence']} | 0 | | |" for g in report["gold_by_evidence"]]
+    lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 | commonest shared words |", "|---|---|---|---|---|"]
+    lines += [
+        f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g['found_at_100']:.1%} | {_words(g.get('commonest_words', []))} |" if g["lines"] else f"| {g['evidence']} | 0 | | | |"
+        for g in report["gold_by_evidence"]
+    ]
     now, ceiling = lexical_ceiling(report["gold_by_evidence"])
     lines += ["", f"Relevant lines in the top 100: {now:.1%}; with every line that shares a query word there (the rest as now): {ceiling:.1%}.", ""]
-    lines += ["| variant | nDCG@10 | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|"]
-    full = report["ablation"][0]
+    lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|"]
     for row in report["ablation"]:
-        delta = "" if row is full else f" ({row['ndcg_at_10'] - full['ndcg_at_10']:+.4f})"
-        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f}{delta} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
+        test = row.get("vs_full")
+        delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p = {_p(test['p_randomization'])}" if test else ""
+        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
     for t in report["paired_tests"]:

@@ -19,6 +19,6 @@ def save(fig, path: Path | str, dpi: int) -> Path:
     """Write ``fig`` to ``path`` (its folder made if need be) and free it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
+    fig.savefig(path, dpi=dpi, format="png")  # PNG whatever the name: it may be a temporary
     pyplot().close(fig)
     return path

@@ -52,8 +52,9 @@ def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, do
     unknown_q: Counter = Counter()
     unknown_d: Counter = Counter()
     first_seen: dict[str, int] = {}
-    with path.open(encoding="utf-8") as handle:
-        for lineno, text in enumerate(handle, 1):
+    with path.open("rb") as handle:
+        for lineno, raw in enumerate(handle, 1):
+            text = _decode(raw, path, lineno)
             if not text.strip():
                 continue
             parsed = _parse_line(text)
@@ -81,7 +82,19 @@ def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, do
     if problems:
         summary = f"{path}: {sum(unknown_q.values())} line(s) with {len(unknown_q)} unknown query id(s), " f"{sum(unknown_d.values())} line(s) with {len(unknown_d)} unknown doc id(s), {len(duplicates)} duplicate(s)"
         raise InputError(summary, problems, "The run must use this dataset's query ids (vf-1-START-END) and corpus ids (author-book-line); was it made for another dataset version?")
+    if not run:
+        raise InputError(f"{path}: the run file holds no results", hint=f"{FORMAT_HINT} Was the run written in full?")
     return run
+
+
+def _decode(raw: bytes, path: Path, lineno: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{path}:{lineno}: byte {exc.start + 1} of the line (0x{raw[exc.start]:02x}) is not UTF-8",
+            hint="Save the run file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 RUN > RUN.utf8`).",
+        ) from None
 
 
 def write_trec_run(run: Run, path: Path | str, tag: str = "latin-intertext") -> Path:

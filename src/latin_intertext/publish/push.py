@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.publish.validate import validate_dataset
+
+# Hugging Face's rule for each half of owner/name: letters, digits, '-', '_', '.'; 1 to 96 characters, not starting or ending with '-' or '.'.
+_REPO_PART = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?"
+
+
+def check_repo_id(repo_id: str) -> str:
+    if not re.fullmatch(f"{_REPO_PART}/{_REPO_PART}", repo_id) or "--" in repo_id or ".." in repo_id or repo_id.endswith(".git"):
+        raise LatinIntertextError(
+            f"--repo-id {repo_id!r} is not a Hugging Face repo id: give owner/name, e.g. PoetryMTEB/LatinEpicIntertextualityRetrieval "
+            "(letters, digits, '-', '_' and '.'; at most 96 characters each; no '--' or '..'; not starting or ending with '-' or '.')."
+        )
+    return repo_id
 
 
 def upload_plan(root: Path) -> list[tuple[str, int]]:
@@ -15,6 +28,7 @@ def upload_plan(root: Path) -> list[tuple[str, int]]:
 
 
 def push(root: Path, repo_id: str, *, dry_run: bool = False, revision: str | None = None) -> list[tuple[str, int]]:
+    check_repo_id(repo_id)
     problems = validate_dataset(root)
     if problems:
         raise LatinIntertextError(f"{root} fails validation; not uploading:\n  " + "\n  ".join(problems))

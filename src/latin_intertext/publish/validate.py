@@ -9,11 +9,13 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from latin_intertext.benchmark import CONFIGS, config_path, load_benchmark
+from latin_intertext.benchmark import CHECKSUMS, CONFIGS, Benchmark, config_path, load_benchmark, parse_checksums
+from latin_intertext.errors import ValidationError
 from latin_intertext.publish.stats import compare_with_reference, compute_stats
-from latin_intertext.publish.writer import CHECKSUMS, file_checksums, read_checksums, schema
+from latin_intertext.publish.writer import beir_lines, file_checksums, schema
 
 
 def _schema_problems(root: Path) -> list[str]:
@@ -23,7 +25,11 @@ def _schema_problems(root: Path) -> list[str]:
         if not path.is_file():
             problems.append(f"{path}: missing")
             continue
-        actual = pq.read_schema(path)
+        try:
+            actual = pq.read_schema(path)
+        except (pa.ArrowException, OSError) as exc:
+            problems.append(f"{path}: not a readable parquet file ({exc})")
+            continue
         expected = schema(config)
         if not actual.equals(expected, check_metadata=False):
             problems.append(f"{path}: schema {actual.to_string(show_schema_metadata=False)!r} differs from {expected.to_string()!r}")
@@ -37,10 +43,37 @@ def _duplicates(ids, what: str) -> list[str]:
 def _checksum_problems(root: Path) -> list[str]:
     if not (root / CHECKSUMS).is_file():
         return [f"{root / CHECKSUMS}: missing; rebuild with `latin-intertext build`"]
-    recorded, actual = read_checksums(root), file_checksums(root)
-    problems = [f"{name}: listed in {CHECKSUMS} but missing" for name in recorded if name not in actual]
+    (recorded, malformed), actual = parse_checksums(root), file_checksums(root)
+    problems = malformed + [f"{name}: listed in {CHECKSUMS} but missing" for name in recorded if name not in actual]
     problems += [f"{name}: not listed in {CHECKSUMS}" for name in actual if name not in recorded]
     problems += [f"{name}: sha256 {actual[name]} differs from recorded {digest}" for name, digest in recorded.items() if name in actual and actual[name] != digest]
+    return problems
+
+
+def _record_id(line: str) -> str:
+    try:
+        return str(json.loads(line)["_id"])
+    except (ValueError, TypeError, KeyError):
+        return " ".join(line.split("\t")[:2])[:80] or "(blank line)"
+
+
+def _beir_problems(root: Path, bench: Benchmark) -> list[str]:
+    """Where the BEIR files do not hold exactly the records of the parquet configs: counts and the first few ids."""
+    problems = []
+    for name, expected in beir_lines(bench).items():
+        path = root / "beir" / name
+        if not path.is_file():
+            problems.append(f"beir/{name}: missing")
+            continue
+        actual = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if actual == expected:
+            continue
+        gone = [_record_id(line) for line in (Counter(expected) - Counter(actual)).elements()]
+        added = [_record_id(line) for line in (Counter(actual) - Counter(expected)).elements()]
+        changed = set(gone) & set(added)
+        groups = {"differ": [i for i in gone if i in changed], "missing": [i for i in gone if i not in changed], "not in the parquet configs": [i for i in added if i not in changed]}
+        detail = [f"{len(ids)} {what} (first: {', '.join(ids[:3])})" for what, ids in groups.items() if ids]
+        problems.append(f"beir/{name}: {len(actual)} lines where the parquet configs give {len(expected)}; " + ("; ".join(detail) or "same lines in another order"))
     return problems
 
 
@@ -50,7 +83,10 @@ def validate_dataset(root: Path | str) -> list[str]:
     problems = _schema_problems(root)
     if problems:
         return problems + _checksum_problems(root)
-    bench = load_benchmark(root)
+    try:
+        bench = load_benchmark(root, verify=False)  # the checksums are compared below, with every other problem
+    except ValidationError as exc:
+        return [str(exc)] + _checksum_problems(root)
     problems += _duplicates([d.id for d in bench.corpus], "corpus")
     problems += _duplicates([q.id for q in bench.queries], "queries")
     qrel_rows = pq.read_table(config_path(root, "qrels")).to_pylist()
@@ -70,10 +106,9 @@ def validate_dataset(root: Path | str) -> list[str]:
     problems += [f"query {q.id!r} has no qrels" for q in bench.queries if q.id not in bench.qrels]
     stats = compute_stats(bench)
     problems += [f"figures differ from the v1.0.0 card: {p}" for p in compare_with_reference(stats)]
-    recorded = json.loads((root / "stats.json").read_text()) if (root / "stats.json").is_file() else None
-    if recorded != stats:
+    if bench.card != stats:
         problems.append("stats.json does not match the statistics computed from the data")
     card = (root / "README.md").read_text(encoding="utf-8") if (root / "README.md").is_file() else ""
     if f"<!-- stats: {json.dumps(stats, sort_keys=True)} -->" not in card:
         problems.append("README.md card does not carry the statistics computed from the data")
-    return problems + _checksum_problems(root)
+    return problems + _beir_problems(root, bench) + _checksum_problems(root)

@@ -9,24 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import tempfile
-from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Iterator
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from latin_intertext.benchmark import Benchmark, config_path
+from latin_intertext.benchmark import CHECKSUMS, Benchmark, config_path
 from latin_intertext.build.dataset import BuildReport, build_benchmark
+from latin_intertext.outputs import atomic_dir, check_output_dir
 from latin_intertext.publish.card import CONFIG_FEATURES, render_card
 from latin_intertext.publish.stats import compute_stats
 from latin_intertext.sources.manifest import resolve_sources
 
-CHECKSUMS = "SHA256SUMS"
 _ARROW = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
 
 
@@ -49,23 +44,20 @@ def _write_parquet(rows: list[dict], config: str, path: Path) -> None:
     pq.write_table(table, path, compression="zstd", write_statistics=False, store_schema=True)
 
 
-def _write_jsonl(path: Path, records: list[dict]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        for rec in records:
-            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+def beir_lines(bench: Benchmark) -> dict[str, list[str]]:
+    """BEIR's layout, by path under beir/: corpus.jsonl (_id, title, text, metadata), queries.jsonl, qrels/test.tsv."""
+    return {
+        "corpus.jsonl": [json.dumps({"_id": d.id, "title": "", "text": d.text, "metadata": {"author": d.author, "work": d.work, "book": d.book, "line": d.line, "tess_index": d.tess_index}}, ensure_ascii=False) for d in bench.corpus],
+        "queries.jsonl": [json.dumps({"_id": q.id, "text": q.text, "metadata": {"vf_book": q.vf_book, "line_start": q.line_start, "line_end": q.line_end}}, ensure_ascii=False) for q in bench.queries],
+        "qrels/test.tsv": ["query-id\tcorpus-id\tscore"] + [f"{q}\t{d}\t{s}" for q, docs in bench.qrels.items() for d, s in docs.items()],
+    }
 
 
 def write_beir(bench: Benchmark, root: Path) -> None:
-    """BEIR's layout: corpus.jsonl (_id, title, text, metadata), queries.jsonl, qrels/test.tsv."""
-    _write_jsonl(root / "corpus.jsonl", [{"_id": d.id, "title": "", "text": d.text, "metadata": {"author": d.author, "work": d.work, "book": d.book, "line": d.line, "tess_index": d.tess_index}} for d in bench.corpus])
-    _write_jsonl(root / "queries.jsonl", [{"_id": q.id, "text": q.text, "metadata": {"vf_book": q.vf_book, "line_start": q.line_start, "line_end": q.line_end}} for q in bench.queries])
-    (root / "qrels").mkdir(parents=True, exist_ok=True)
-    with open(root / "qrels" / "test.tsv", "w", encoding="utf-8", newline="\n") as fh:
-        fh.write("query-id\tcorpus-id\tscore\n")
-        for q, docs in bench.qrels.items():
-            for d, s in docs.items():
-                fh.write(f"{q}\t{d}\t{s}\n")
+    for name, lines in beir_lines(bench).items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        with open(root / name, "w", encoding="utf-8", newline="\n") as fh:
+            fh.writelines(line + "\n" for line in lines)
 
 
 def file_checksums(root: Path) -> dict[str, str]:
@@ -79,35 +71,6 @@ def file_checksums(root: Path) -> dict[str, str]:
 def write_checksums(root: Path) -> None:
     lines = [f"{digest}  {name}\n" for name, digest in file_checksums(root).items()]
     (root / CHECKSUMS).write_text("".join(lines), encoding="utf-8")
-
-
-def read_checksums(root: Path) -> dict[str, str]:
-    entries = {}
-    for line in (root / CHECKSUMS).read_text(encoding="utf-8").splitlines():
-        digest, _, name = line.partition("  ")
-        entries[name] = digest
-    return entries
-
-
-@contextmanager
-def atomic_dir(out: Path) -> Iterator[Path]:
-    """Yield a temporary folder beside ``out``; on success it replaces ``out``, on failure it vanishes."""
-    out = Path(out).resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    tmp.chmod(0o755)
-    try:
-        yield tmp
-        if out.exists():
-            trash = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-            os.replace(out, trash / out.name)
-            os.replace(tmp, out)
-            shutil.rmtree(trash)
-        else:
-            os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
 
 
 def write_dataset(bench: Benchmark, report: BuildReport, out: Path) -> dict:
@@ -125,8 +88,14 @@ def write_dataset(bench: Benchmark, report: BuildReport, out: Path) -> dict:
     return stats
 
 
+def is_built_dataset(root: Path) -> bool:
+    """Whether ``root`` holds an earlier build (which a new build may replace)."""
+    return (root / CHECKSUMS).is_file() and (root / "stats.json").is_file()
+
+
 def build_dataset(sources: Path | str | None, out: Path | str) -> tuple[dict, BuildReport]:
-    """Verify the sources, build the benchmark and publish it to ``out``."""
+    """Verify the sources, build the benchmark and publish it to ``out`` (a new or empty folder, or an earlier build)."""
+    out = check_output_dir(Path(out), is_built_dataset, "built dataset")
     root = resolve_sources(sources)
     bench, report = build_benchmark(root)
-    return write_dataset(bench, report, Path(out)), report
+    return write_dataset(bench, report, out), report

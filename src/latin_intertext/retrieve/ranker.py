@@ -6,15 +6,14 @@ scores each candidate from the features in :mod:`latin_intertext.retrieve.featur
 averaging ``n_models`` LightGBM rankers that differ only in their random samples of negative
 candidates and features (a bag: the average ranks more steadily than any one member).
 ``fit`` sees only the training queries' texts and qrels; ``search`` sees query texts only.
-Without ``fit``, the model shipped in ``latin_intertext/models`` (trained on all 482
-queries by ``latin-intertext train-ranker``) is used: fine for searching, never for benchmark figures.
+Without ``fit``, the model that ``latin-intertext train-ranker`` trains on all 482 queries
+(at ``paths.trained_model_path()``) is used: fine for searching, never for benchmark figures.
 """
 
 from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
@@ -22,6 +21,7 @@ import numpy as np
 
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve.base import LearnedRetriever, register
 from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
 from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
@@ -52,11 +52,6 @@ ALL_FEATURES = FEATURES + ["window_char_cos"] + RELATIVE
 # families that need data beyond the searched corpus, and the parameter that supplies it: left out while it is unset
 OPTIONAL_FAMILIES = {"background rarity": "background", "word-vector themes": "vectors"}
 AUTHOR_FEATURE = "author_prior"
-SHIPPED_MODEL = "evidence_ranker.txt"
-
-
-def shipped_model_path() -> Path:
-    return Path(str(resources.files("latin_intertext").joinpath("models", SHIPPED_MODEL)))
 
 
 @register(
@@ -249,9 +244,11 @@ class EvidenceRanker(LearnedRetriever):
         """One text file holding every member's LightGBM model, plus a JSON sidecar with the feature list."""
         if not self._boosters:
             raise LatinIntertextError("Nothing to save: fit() the ranker first (or run `latin-intertext train-ranker`).")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(MEMBER_SEPARATOR.join(b.model_to_string() for b in self._boosters))
-        path.with_suffix(".json").write_text(json.dumps({"features": self.feature_names, "params": self.params()}, indent=2) + "\n")
+        from latin_intertext.outputs import atomic_files
+
+        with atomic_files(path, path.with_suffix(".json")) as (model, sidecar):  # both land, or neither
+            model.write_text(MEMBER_SEPARATOR.join(b.model_to_string() for b in self._boosters), encoding="utf-8")
+            sidecar.write_text(json.dumps({"features": self.feature_names, "params": self.params()}, indent=2) + "\n", encoding="utf-8")
 
     def _ensure_model(self) -> None:
         if self._boosters:
@@ -260,7 +257,7 @@ class EvidenceRanker(LearnedRetriever):
             return
         import lightgbm as lgb
 
-        path = Path(self.model_path) if self.model_path else shipped_model_path()
+        path = Path(self.model_path) if self.model_path else trained_model_path()
         if not path.is_file():
             raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first, or fit() the retriever.")
         sidecar = path.with_suffix(".json")
@@ -306,13 +303,13 @@ class EvidenceRanker(LearnedRetriever):
     vectors="default",
 )
 class ThemedEvidenceRanker(EvidenceRanker):
-    """The evidence ranker with theme evidence; for cross-validated figures only, as it has no shipped model
-    (it needs the trained vectors, which are not shipped, so ``search`` keeps the plain ranker)."""
+    """The evidence ranker with theme evidence; for cross-validated figures only, as it has no search model
+    (it needs the word vectors of ``train-vectors``, which ``search`` does not assume, so it keeps the plain ranker)."""
 
     def _ensure_model(self) -> None:
         if not self._boosters and self.model_path is None:
             raise LatinIntertextError(
-                f"{self.name} has no shipped model: evaluate it with `--cv`, or search with `evidence-ranker` (alias `best`)."
+                f"{self.name} has no search model: evaluate it with `--cv`, or search with `evidence-ranker` (alias `best`)."
             )
         super()._ensure_model()
 

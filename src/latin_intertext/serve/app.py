@@ -205,7 +205,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
         user = await _searcher_for_upload(files, with_benchmark)
-        return {**user.payload(q, user.search(q, k=k)), "lines": len(user.corpus), "report": user.corpus.report.to_dict()}
+        return user.payload(q, user.search(q, k=k), report=True)
 
     async def _searcher_for_upload(files: Sequence[UploadFile], with_benchmark: bool) -> Searcher:
         files = [f for f in files if f.filename]

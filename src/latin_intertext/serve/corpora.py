@@ -68,23 +68,28 @@ class IndexReport:
 
     files: int = 0
     lines: int = 0
-    blank: int = 0
-    without_text: list[str] = field(default_factory=list)
+    blank: list[str] = field(default_factory=list)  # left out: file:line: blank line
+    without_text: list[str] = field(default_factory=list)  # left out: file:line: citation without text
     malformed: list[str] = field(default_factory=list)  # left out: file:line: reason
     duplicates: list[str] = field(default_factory=list)  # kept under a ~N id: file:line: ...
+    ignored: list[str] = field(default_factory=list)  # files not read: file: reason
 
     def add(self, read: TessRead) -> None:
         """Count one file as read by :func:`sources.tesserae_la.read_tess` (its duplicates are noted as they get ids)."""
         self.files += 1
         self.malformed.extend(read.malformed)
-        self.blank += read.blank
+        self.blank.extend(map(str, read.blank_lines))
         self.without_text.extend(str(s) for s in read.without_text if s.reason == "citation without text")
 
+    def left_out(self) -> list[str]:
+        """Every line read but not searched, as ``file:line: reason``."""
+        return [*self.malformed, *self.blank, *self.without_text]
+
     def counts(self) -> dict[str, int]:
-        return {"files": self.files, "lines": self.lines, "blank": self.blank, "without_text": len(self.without_text), "malformed": len(self.malformed), "duplicates": len(self.duplicates)}
+        return {"files": self.files, "lines": self.lines, **{name: len(getattr(self, name)) for name in ("blank", "without_text", "malformed", "duplicates", "ignored")}}
 
     def to_dict(self) -> dict:
-        return {**{"counts": self.counts()}, "malformed": self.malformed, "duplicates": self.duplicates, "without_text": self.without_text}
+        return {"counts": self.counts(), "malformed": self.malformed, "blank": self.blank, "without_text": self.without_text, "duplicates": self.duplicates, "ignored": self.ignored}
 
 
 @dataclass
@@ -244,7 +249,7 @@ def tess_corpus(
     if bench is not None:
         builder.add_benchmark(bench)
     for i, path in enumerate(paths):
-        path = Path(path)
+        path = Path(path).expanduser()
         display = displays[i] if displays else str(path)
         read = read_tess(path, display, lenient=lenient)
         builder.report.add(read)
@@ -259,5 +264,5 @@ def tess_corpus(
     return builder.build()
 
 
-# Every .tess file of a mirror's tesserae-la/ folder (the one reader of Tesserae-la lives in sources.tesserae_la).
+# The pinned .tess files of Tesserae-la (the one reader of Tesserae-la lives in sources.tesserae_la).
 tesserae_la_files = tess_files

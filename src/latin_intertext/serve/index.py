@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import pickle
-import shutil
 import time
+import zipfile
 from array import array
 from pathlib import Path
 from typing import Callable, Sequence
@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.outputs import atomic_dir
 from latin_intertext.paths import indexes_dir
 from latin_intertext.retrieve.base import Retriever
 from latin_intertext.serve.corpora import Corpus
@@ -103,28 +104,41 @@ def index_dir(name: str = TESSERAE_INDEX) -> Path:
 
 
 def save_index(folder: Path, corpus: Corpus, retriever: SparseLemmaBM25, meta: dict) -> None:
-    """Write an index atomically: into a sibling folder, then renamed into place."""
-    tmp = folder.with_name(folder.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    retriever.save(tmp)
-    with open(tmp / "corpus.pickle", "wb") as fh:
-        pickle.dump(corpus, fh, protocol=pickle.HIGHEST_PROTOCOL)
-    (tmp / "report.json").write_text(json.dumps(corpus.report.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
-    meta = {**meta, "version": INDEX_VERSION, "lemmatiser": latin.LEMMATISER_VERSION, "retriever": SPARSE_RETRIEVER, "k1": retriever.k1, "b": retriever.b, "lines": len(corpus), "counts": corpus.report.counts(), "built": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-    shutil.rmtree(folder, ignore_errors=True)
-    tmp.rename(folder)
+    """Write an index atomically: into a sibling folder, renamed into place only when complete."""
+    with atomic_dir(folder) as tmp:
+        retriever.save(tmp)
+        with open(tmp / "corpus.pickle", "wb") as fh:
+            pickle.dump(corpus, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        (tmp / "report.json").write_text(json.dumps(corpus.report.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
+        meta = {**meta, "version": INDEX_VERSION, "lemmatiser": latin.LEMMATISER_VERSION, "retriever": SPARSE_RETRIEVER, "k1": retriever.k1, "b": retriever.b, "lines": len(corpus), "counts": corpus.report.counts(), "built": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
 
 def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, dict]:
+    folder = Path(folder).expanduser()
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
         raise LatinIntertextError(f"No Tesserae-la index at {folder}. Build it once with `latin-intertext index-tesserae` (a few minutes), then search again.")
-    meta = json.loads(meta_path.read_text())
-    if meta.get("version") != INDEX_VERSION:
-        raise LatinIntertextError(f"The index at {folder} was built by another version (index format {meta.get('version')}, need {INDEX_VERSION}). Rebuild it with `latin-intertext index-tesserae`.")
+    try:
+        meta = json.loads(meta_path.read_text())
+        version = meta.get("version")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise _damaged(folder, exc, meta_path.name) from None
+    if version != INDEX_VERSION:
+        raise LatinIntertextError(f"The index at {folder} was built by another version (index format {version}, need {INDEX_VERSION}). Rebuild it with `latin-intertext index-tesserae`.")
     latin.require_lemmatiser(meta.get("lemmatiser"), f"The index at {folder}", "some of its lemmas would not meet the query's", "`latin-intertext index-tesserae`")
-    with open(folder / "corpus.pickle", "rb") as fh:
-        corpus = pickle.load(fh)
-    return corpus, SparseLemmaBM25.load(folder, corpus, meta["k1"], meta["b"]), meta
+    try:
+        with open(folder / "corpus.pickle", "rb") as fh:
+            corpus = pickle.load(fh)
+        return corpus, SparseLemmaBM25.load(folder, corpus, meta["k1"], meta["b"]), meta
+    except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError, ImportError, pickle.UnpicklingError, zipfile.BadZipFile) as exc:
+        raise _damaged(folder, exc) from None
+
+
+def _damaged(folder: Path, exc: Exception, name: str = "") -> LatinIntertextError:
+    """A truncated or corrupt index file: name the folder and the command that rebuilds it."""
+    where = f"{name}: " if name else ""
+    return LatinIntertextError(
+        f"The Tesserae-la index at {folder} is damaged or incomplete ({where}{type(exc).__name__}: {exc}). "
+        "Rebuild it with `latin-intertext index-tesserae`, then search again."
+    )

@@ -11,7 +11,7 @@ query text only. The benchmark's qrels, when a Searcher holds a benchmark, serve
 browser's display and metrics, never retrieval.
 
 The default retriever follows one rule (:func:`default_choice`): ``best`` (the evidence ranker)
-when its shipped model file exists, else ``bm25-lemma``, the reason recorded in
+when its trained model (``latin-intertext train-ranker``) exists, else ``bm25-lemma``, the reason recorded in
 ``Searcher.info["fallback"]``; all of Tesserae-la is always searched with its sparse lemma index.
 An indexed benchmark retriever is cached (:func:`cached_index`) under ``paths.indexes_dir()``,
 keyed by a hash of the corpus, the retriever, its parameters and the code that indexes, so the
@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import pickle
 import time
-from importlib import resources
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -33,13 +32,15 @@ import numpy as np
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve import make_retriever, resolve_name
 from latin_intertext.retrieve.base import Retriever, top_k
-from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus, tesserae_la_files
+from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, SparseLemmaBM25, index_dir, load_index, save_index
+from latin_intertext.sources.tesserae_la import pinned_files
 
-# The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma while its model is not shipped.
+# The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma while its model is not trained.
 DEFAULT_RETRIEVER = "best"
 FALLBACK_RETRIEVER = "bm25-lemma"
 INDEX_CACHE = "searcher"  # folder under paths.indexes_dir() for cached indexed retrievers
@@ -61,26 +62,18 @@ class QueryTooLong(QueryError):
     status_code = 413
 
 
-def shipped_model_path() -> Path:
-    """Where the evidence ranker's shipped model is: ``retrieve.ranker.shipped_model_path()``, found without
-    importing the ranker (which imports scikit-learn, a second the fallback does not need); a test keeps them equal."""
-    return Path(str(resources.files("latin_intertext").joinpath("models", "evidence_ranker.txt")))
-
-
 def default_choice() -> tuple[str, str]:
-    """(retriever, why not ``best``): ``best`` when its shipped model file exists, else ``bm25-lemma`` and the reason."""
-    model = shipped_model_path()
+    """(retriever, why not ``best``): ``best`` when its trained model exists, else ``bm25-lemma`` and the reason."""
+    model = trained_model_path()
     if not model.is_file():
-        return FALLBACK_RETRIEVER, f"{DEFAULT_RETRIEVER} (the evidence ranker) has no shipped model at {model}; using {FALLBACK_RETRIEVER}"
+        return FALLBACK_RETRIEVER, (
+            f"{DEFAULT_RETRIEVER} (the evidence ranker) has no trained model at {model}; using {FALLBACK_RETRIEVER}. "
+            "Run `latin-intertext train-ranker` (a minute or two) to search with the ranker"
+        )
     try:
         return resolve_name(DEFAULT_RETRIEVER), ""
     except LatinIntertextError:
         return FALLBACK_RETRIEVER, f"no retriever is registered as {DEFAULT_RETRIEVER!r}; using {FALLBACK_RETRIEVER}"
-
-
-def default_retriever() -> str:
-    """``best`` (the evidence ranker) when its shipped model exists, else ``bm25-lemma``: see :func:`default_choice`."""
-    return default_choice()[0]
 
 
 def corpus_hash(lines: Sequence[CorpusLine]) -> str:
@@ -262,7 +255,7 @@ class Searcher:
     @classmethod
     def from_dataset(cls, directory: Path | str, retriever: str | None = None) -> "Searcher":
         """The benchmark's corpus from a published folder (``latin-intertext build``)."""
-        return cls.from_benchmark(load_benchmark(directory), retriever)
+        return cls.from_benchmark(load_benchmark(Path(directory).expanduser()), retriever)
 
     @classmethod
     def from_sources(cls, sources: Path | str | None = None, retriever: str | None = None) -> "Searcher":
@@ -278,7 +271,7 @@ class Searcher:
     @classmethod
     def from_tesserae_la(cls, folder: Path | None = None, *, sources: Path | str | None = None, build: bool = False, files: Sequence[Path] | None = None, progress=None) -> "Searcher":
         """All of Tesserae-la from the cached index (``latin-intertext index-tesserae``); ``build=True`` (re)builds it first."""
-        folder = Path(folder) if folder else index_dir()
+        folder = Path(folder).expanduser() if folder else index_dir()
         if build:
             build_tesserae_index(folder, sources=sources, files=files, progress=progress)
         corpus, engine, meta = load_index(folder)
@@ -334,9 +327,11 @@ class Searcher:
             raise QueryError(f"No line {doc_id!r} in corpus {self.corpus.name!r}.") from None
         return self.context_lines(i, before, after)
 
-    def payload(self, text: str, hits: list[Hit]) -> dict:
-        """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``)."""
-        return {"query": text, "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
+    def payload(self, text: str, hits: list[Hit], report: bool = False) -> dict:
+        """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``);
+        ``report=True`` adds the corpus's size and its report (users' files: every line left out or renamed)."""
+        out = {"query": text, "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
+        return {**out, "lines": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
 
     def authors(self) -> list[tuple[str, str]]:
         """(key, display name) of every author in the corpus."""
@@ -352,21 +347,23 @@ def benchmark_from_sources(sources: Path | str | None) -> Benchmark:
 
 
 def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | None = None, files: Sequence[Path] | None = None, progress: Callable[[str, int, int], None] | None = None) -> dict:
-    """Read every Tesserae-la text leniently, index it and cache it under ``folder`` (default: paths.indexes_dir()).
+    """Read every pinned Tesserae-la text leniently, index it and cache it under ``folder`` (default: paths.indexes_dir()).
 
-    ``progress(stage, advance, total)`` is told about files read and lines indexed. Returns the index's meta.
+    Without ``files``, the manifest's files are read (verified first); any other ``.tess`` file in the mirror is
+    left out and listed in the report's ``ignored``. ``progress(stage, advance, total)`` is told about files read
+    and lines indexed. Returns the index's meta.
     """
-    folder = Path(folder) if folder else index_dir()
+    folder = Path(folder).expanduser() if folder else index_dir()
     started = time.perf_counter()
+    extra: list[Path] = []
     if files is None:
-        from latin_intertext.sources.manifest import resolve_sources
-
-        files = tesserae_la_files(resolve_sources(sources, "tesserae-la"))
-    files = list(files)
+        files, extra = pinned_files(sources)
+    files = [Path(p).expanduser() for p in files]
     tick = (lambda stage, total: (lambda n: progress(stage, n, total))) if progress else (lambda stage, total: None)
     corpus = tess_corpus(files, lenient=True, name="tesserae-la", displays=[f"tesserae-la/{p.name}" for p in files], progress=tick("read", len(files)))
+    corpus.report.ignored = [f"tesserae-la/{p.name}: not in the manifest (its sha256 is not pinned); ignored" for p in extra]
     engine = SparseLemmaBM25().index(corpus.lines, progress=tick("index", len(corpus)))
     digest = hashlib.sha256("\n".join(f"{p.name}:{p.stat().st_size}" for p in files).encode()).hexdigest()
     meta = {"files": len(files), "fingerprint": digest, "build_seconds": round(time.perf_counter() - started, 1)}
     save_index(folder, corpus, engine, meta)
-    return {**meta, "counts": corpus.report.counts(), "folder": str(folder)}
+    return {**meta, "counts": corpus.report.counts(), "ignored": corpus.report.ignored, "folder": str(folder)}

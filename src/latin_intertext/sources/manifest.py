@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from latin_intertext.errors import SourceError
+from latin_intertext.outputs import check_outputs
 from latin_intertext.paths import sources_cache_dir
 
 SOURCES_ENV = "LATIN_INTERTEXT_SOURCES"
@@ -42,6 +43,8 @@ class SourceFile:
 
 def load_manifest(name: str = "naacl2021") -> list[SourceFile]:
     """The pinned files of one source collection (``naacl2021`` or ``tesserae-la``)."""
+    if name not in MANIFESTS:
+        raise SourceError(f"Unknown source collection {name!r}; choose one of {', '.join(MANIFESTS)} (or all, with `fetch`).")
     text = resources.files("latin_intertext.sources").joinpath(MANIFESTS[name]).read_text("utf-8")
     rows = csv.DictReader(text.splitlines(), delimiter="\t")
     return [SourceFile(**{**row, "bytes": int(row["bytes"])}) for row in rows]
@@ -88,6 +91,9 @@ def verify(root: Path, files: Iterable[SourceFile]) -> None:
 
 def fetch(files: list[SourceFile], dest: Path, on_file: Callable[[SourceFile], None] | None = None) -> Path:
     """Download every file missing or altered under ``dest``, verifying each before it is moved into place."""
+    if dest.exists() and not dest.is_dir():
+        raise SourceError(f"{dest} is a file; give --dest a folder to download the sources into.")
+    check_outputs(dest / ".probe", option="downloaded sources (--dest)")
     for entry in files:
         target = dest / entry.local_path
         if target.is_file() and sha256_of(target) == entry.sha256:

@@ -8,7 +8,7 @@ so each file is read with it and, where it reports malformed lines, read again w
 them; every malformed, blank, duplicate and empty line is returned in a :class:`TessRead`
 and counted in the caller's report (:class:`CorpusReport` here, ``IndexReport`` in
 ``serve.corpora``), never silently dropped. :func:`source_files` checks files against the
-pinned manifest before reading; :func:`tess_files` lists a mirror's files as they are.
+pinned manifest before reading; :func:`pinned_files` lists them and the mirror's unpinned extras.
 
 The lemmatised corpus (lemma ids per line, via :func:`latin.lemmas`) is cached
 as one ``.npz`` under ``paths.data_home()/tesserae-la`` keyed by the manifest
@@ -55,8 +55,12 @@ class TessRead:
     malformed: list[str] = field(default_factory=list)
 
     @property
+    def blank_lines(self) -> list[Skipped]:
+        return [s for s in self.text.skipped if s.reason == "blank line"]
+
+    @property
     def blank(self) -> int:
-        return sum(1 for s in self.text.skipped if s.reason == "blank line")
+        return len(self.blank_lines)
 
     @property
     def without_text(self) -> list[Skipped]:
@@ -96,12 +100,18 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
     return TessRead(text, duplicates, malformed)
 
 
-def tess_files(sources: Path) -> list[Path]:
-    """Every ``.tess`` file of a mirror's ``tesserae-la/`` folder, by name (unverified: see :func:`source_files`)."""
-    files = sorted((Path(sources) / COLLECTION).glob("*.tess"))
-    if not files:
-        raise InputError(f"{Path(sources) / COLLECTION}: no .tess files", hint="Point --sources at a mirror laid out like ../shared/sources.")
-    return files
+def tess_files(sources: Path | str | None = None) -> list[Path]:
+    """The pinned ``.tess`` files of the corpus, verified against the manifest (see :func:`source_files`)."""
+    return pinned_files(sources)[0]
+
+
+def pinned_files(sources: Path | str | None = None) -> tuple[list[Path], list[Path]]:
+    """The verified files the manifest pins, and the other ``.tess`` files of the ``tesserae-la/`` folder,
+    which nothing reads (their sha256 is not pinned) and callers report as ignored."""
+    root, files = source_files(sources)
+    pinned = [root / f.local_path for f in files]
+    known = set(pinned)
+    return pinned, [p for p in sorted((root / COLLECTION).glob("*.tess")) if p not in known]
 
 
 @dataclass

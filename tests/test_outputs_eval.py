@@ -1,0 +1,256 @@
+"""Outputs of the evaluation commands: checked before the work, written whole or not at all, never clashing;
+and run files that are not UTF-8, empty or missing queries are reported, not scored as zeros unnoticed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from latin_intertext.cli import main
+from latin_intertext.errors import InputError
+from latin_intertext.evaluate.runs import read_trec_run
+from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec
+
+
+def squash(text: str) -> str:
+    """Rich wraps long lines on a non-terminal; compare text with whitespace removed."""
+    return re.sub(r"\s+", "", text)
+
+
+class _Positional(Retriever):
+    """Scores lines by corpus position: instant, so a command's outputs can be tested on the real dataset."""
+
+    def _index(self, corpus):
+        self._scores = np.arange(len(corpus), 0, -1, dtype=float)
+
+    def score_all(self, text):
+        return self._scores
+
+
+@pytest.fixture
+def fast_retriever(monkeypatch):
+    monkeypatch.setitem(REGISTRY, "fake-fast", RetrieverSpec("fake-fast", _Positional, "test double"))
+    return "fake-fast"
+
+
+def _never(*_args, **_kwargs):
+    raise AssertionError("the long work started before the outputs were checked")
+
+
+# -- 1. outputs that would overwrite each other -------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv, clash",
+    [(["train-ranker", "--out", "m.json"], "m.json"), (["leaderboard", "--out", "lb.png"], "lb.png"), (["ranker-report", "--out", "x.png"], "x.png")],
+)
+def test_out_whose_sibling_is_itself_is_refused_up_front(tmp_path, capsys, argv, clash):
+    argv = [*argv[:-1], str(tmp_path / argv[-1]), "--dataset", str(tmp_path / "nowhere")]
+    assert main(argv) == 1
+    err = squash(capsys.readouterr().err)
+    assert err.startswith("error:") and clash in err and "wouldoverwriteit" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ranker_save_writes_model_and_sidecar_together_or_neither(tmp_path, monkeypatch):
+    from latin_intertext.retrieve.ranker import EvidenceRanker
+
+    class Booster:
+        def model_to_string(self):
+            return "tree"
+
+    ranker = EvidenceRanker(background="tesserae-la", vectors="default")
+    ranker._boosters = [Booster()]
+    monkeypatch.setattr(EvidenceRanker, "params", lambda self: _never())
+    with pytest.raises(AssertionError):
+        ranker.save(tmp_path / "models" / "ranker.txt")
+    assert not (tmp_path / "models").exists() or list((tmp_path / "models").iterdir()) == []
+    monkeypatch.undo()
+    ranker.save(tmp_path / "ranker.txt")
+    assert (tmp_path / "ranker.txt").read_text() == "tree" and json.loads((tmp_path / "ranker.json").read_text())["features"] == ranker.feature_names
+
+
+# -- 2 and 3. checked before the work, written whole or not at all ------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["evaluate", "--retriever", "bm25", "--json", "/dev/null/x.json"],
+        ["evaluate", "--retriever", "bm25", "--save-run", "/dev/null/x.run"],
+        ["compare", "a.run", "b.run", "--json", "/dev/null/x.json"],
+        ["leaderboard", "--out", "/dev/null/lb.md"],
+        ["ranker-report", "--save-run", "/dev/null/x.run"],
+        ["train-ranker", "--out", "/dev/null/m.txt"],
+    ],
+)
+def test_unwritable_outputs_are_refused_before_loading_anything(tmp_path, capsys, argv):
+    assert main([*argv, "--dataset", str(tmp_path / "nowhere")]) == 1
+    err = squash(capsys.readouterr().err)
+    assert "/dev/null" in err and "isafile,notafolder" in err
+
+
+def test_evaluate_leaves_no_run_when_the_json_fails(dataset_dir, fast_retriever, tmp_path, monkeypatch):
+    from latin_intertext.evaluate.report import RunReport
+
+    monkeypatch.setattr(RunReport, "to_json", lambda self, per_query=True: _never())
+    with pytest.raises(AssertionError):
+        main(["evaluate", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--k", "10", "--resamples", "100", "--save-run", str(tmp_path / "ok.trec"), "--json", str(tmp_path / "r.json")])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_leaderboard_leaves_no_table_when_the_chart_fails(dataset_dir, fast_retriever, tmp_path, monkeypatch):
+    monkeypatch.setattr("latin_intertext.evaluate.leaderboard.plot", _never)
+    with pytest.raises(AssertionError):
+        main(["leaderboard", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--k", "10", "--resamples", "100", "--out", str(tmp_path / "lb.md")])
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def fake_ranker_report(monkeypatch):
+    """ranker-report without the benchmark or the cross-validation: a canned result."""
+    from latin_intertext.evaluate import ablation
+
+    calls = []
+    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: object())
+    monkeypatch.setattr(ablation, "variants", lambda: [])
+    monkeypatch.setattr(ablation, "registered_baselines", lambda: [])
+    monkeypatch.setattr(ablation, "ranker_report", lambda bench, cv, on_step: calls.append(cv) or {"run": {"q": {"d": 1.0}}, "figure": 0.5})
+    monkeypatch.setattr(ablation, "to_markdown", lambda result: "| report |\n")
+    monkeypatch.setattr(ablation, "plot", lambda result, path: Path(path).write_bytes(b"png"))
+    return calls
+
+
+def test_ranker_report_makes_missing_folders_and_writes_every_output(fake_ranker_report, tmp_path):
+    md, js, run = tmp_path / "a" / "r.md", tmp_path / "b" / "c" / "r.json", tmp_path / "d" / "r.run"
+    assert main(["ranker-report", "--out", str(md), "--json", str(js), "--save-run", str(run)]) == 0
+    assert md.read_text() == "| report |\n" and md.with_suffix(".png").read_bytes() == b"png"
+    assert json.loads(js.read_text()) == {"figure": 0.5}
+    assert run.read_text().split() == ["q", "Q0", "d", "1", "1.0", "evidence-ranker-cv"]
+
+
+def test_ranker_report_checks_outputs_before_the_cv_and_writes_none_on_failure(fake_ranker_report, tmp_path, monkeypatch, capsys):
+    assert main(["ranker-report", "--out", str(tmp_path / "r.md"), "--json", str(tmp_path)]) == 1
+    assert "isafolder" in squash(capsys.readouterr().err) and fake_ranker_report == []
+    monkeypatch.setattr("latin_intertext.evaluate.ablation.plot", _never)
+    with pytest.raises(AssertionError):
+        main(["ranker-report", "--out", str(tmp_path / "r.md"), "--json", str(tmp_path / "r.json")])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_vectors_checks_out_before_lemmatising(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("latin_intertext.sources.tesserae_la.lemmatised_corpus", _never)
+    assert main(["train-vectors", "--limit-files", "1", "--out", str(tmp_path)]) == 1
+    assert "isafolder" in squash(capsys.readouterr().err)
+
+
+def _vectors(n_words: int, dim: int):
+    from gensim.models import KeyedVectors
+
+    kv = KeyedVectors(dim)
+    kv.add_vectors([f"w{i}" for i in range(n_words)], np.random.default_rng(0).normal(size=(n_words, dim)).astype(np.float32))
+    return kv
+
+
+def test_save_vectors_lands_whole_or_not_at_all(tmp_path, monkeypatch):
+    from latin_intertext import vectors
+
+    monkeypatch.setattr(vectors.json, "dumps", _never)
+    with pytest.raises(AssertionError):
+        vectors.save_vectors(_vectors(5, 4), tmp_path / "v.kv")
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    big = _vectors(1_100, 10_000)  # over gensim's 10M values: the array goes to a file of its own, v.kv.vectors.npy
+    vectors.save_vectors(big, tmp_path / "v.kv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["v.kv", "v.kv.json", "v.kv.vectors.npy"]
+    np.testing.assert_array_equal(vectors.load_vectors(tmp_path / "v.kv")["w7"], big["w7"])
+
+
+README = "# R\n\n<!-- figures:dataset -->\nold\n<!-- /figures:dataset -->\n<!-- figures:leaderboard -->\nold\n<!-- /figures:leaderboard -->\n<!-- figures:ranker -->\nold\n<!-- /figures:ranker -->\n"
+
+
+@pytest.mark.parametrize("readme, message", [(None, "READMEnotfound"), ("# no blocks\n", "figures:dataset-->")])
+def test_figures_checks_the_readme_before_the_run(tmp_path, monkeypatch, capsys, readme, message):
+    monkeypatch.setattr("latin_intertext.cli.figures._run", _never)
+    if readme is not None:
+        (tmp_path / "README.md").write_text(readme)
+    assert main(["figures", "--readme", str(tmp_path / "README.md"), "--out-dir", str(tmp_path / "results")]) == 1
+    assert message in squash(capsys.readouterr().err)
+    assert not (tmp_path / "results").exists()
+
+
+def test_failed_figures_run_leaves_no_results_folder_and_the_readme_untouched(tmp_path, capsys):
+    (tmp_path / "README.md").write_text(README)
+    assert main(["figures", "--dataset", str(tmp_path / "nowhere"), "--readme", str(tmp_path / "README.md"), "--out-dir", str(tmp_path / "results")]) == 1
+    assert "failedwithexitcode" in squash(capsys.readouterr().err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"] and (tmp_path / "README.md").read_text() == README
+
+
+# -- 4. runs missing queries: a warning in compare and leaderboard too ---------
+
+
+@pytest.fixture
+def partial_run(dataset_dir, tmp_path):
+    """A run answering only the first two queries."""
+    qrels = (dataset_dir / "beir" / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    first = list(dict.fromkeys(line.split("\t")[0] for line in qrels))[:2]
+    path = tmp_path / "partial.run"
+    path.write_text("".join(f"{q} Q0 {line.split(chr(9))[1]} 1 1.0 t\n" for q in first for line in qrels if line.startswith(q + "\t")))
+    return path
+
+
+def test_compare_and_leaderboard_warn_of_queries_missing_from_a_run(dataset_dir, partial_run, fast_retriever, tmp_path, capsys):
+    assert main(["compare", str(partial_run), str(partial_run), "--dataset", str(dataset_dir), "--resamples", "100"]) == 0
+    err = squash(capsys.readouterr().err)
+    assert err.count("noresultsfor480queriesof482in" + squash(str(partial_run))) == 2 and "vf-1-" in err
+    assert main(["leaderboard", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--run", str(partial_run), "--k", "10", "--resamples", "100"]) == 0
+    assert "noresultsfor480queriesof482in" + squash(str(partial_run)) in squash(capsys.readouterr().err)
+
+
+# -- 5 and 8. run files that are not UTF-8, or empty ---------------------------
+
+
+def test_run_file_not_utf8_names_file_line_and_byte(tmp_path):
+    path = tmp_path / "latin1.run"
+    path.write_bytes(b"q Q0 d 1 1.0 t\nq Q0 d\xe6 2 0.5 t\n")
+    with pytest.raises(InputError, match=r"latin1.run:2: byte 7 of the line \(0xe6\) is not UTF-8") as info:
+        read_trec_run(path)
+    assert "Save the run file as UTF-8" in str(info.value)
+
+
+def test_run_file_not_utf8_is_an_error_in_evaluate_and_compare(dataset_dir, tmp_path, capsys):
+    path = tmp_path / "latin1.run"
+    path.write_bytes("vf-1-1-1 Q0 vergil-1-1 1 1.0 tag\xe6\n".encode("latin-1"))
+    for argv in (["evaluate", "--run", str(path)], ["compare", str(path), str(path)]):
+        assert main([*argv, "--dataset", str(dataset_dir)]) == 1
+        assert "latin1.run:1:byte" in squash(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("content", ["", "\n  \n"])
+def test_empty_run_file_is_an_error(tmp_path, content):
+    path = tmp_path / "empty.run"
+    path.write_text(content)
+    with pytest.raises(InputError, match=r"empty.run: the run file holds no results"):
+        read_trec_run(path)
+
+
+# -- 6 and 7. options that make no sense ---------------------------------------
+
+
+@pytest.mark.parametrize("cv", ["0", "1", "-2"])
+def test_ranker_report_cv_below_two_is_a_usage_error(cv, capsys):
+    assert main(["ranker-report", "--cv", cv]) == 2
+    assert "Invalid value for '--cv'" in capsys.readouterr().err
+
+
+def test_evaluate_run_with_save_run_is_refused(tmp_path, capsys):
+    run = tmp_path / "given.run"
+    run.write_text("q Q0 d 1 1.0 t\n")
+    assert main(["evaluate", "--run", str(run), "--save-run", str(tmp_path / "x.run"), "--dataset", str(tmp_path / "nowhere")]) == 1
+    err = squash(capsys.readouterr().err)
+    assert "--save-runappliesto--retrieveronly" in err and squash(str(run)) in err
+    assert not (tmp_path / "x.run").exists()

@@ -1,0 +1,160 @@
+"""Bad input and bad settings in search, index-tesserae and serve: a clear error or a full report, never silence."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+
+from latin_intertext.cli import main
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.serve import searcher as searcher_module
+from latin_intertext.serve.index import index_dir
+from latin_intertext.serve.searcher import Searcher, build_tesserae_index
+from latin_intertext.sources import tesserae_la
+
+USER_TEXTS = Path(__file__).parent / "fixtures" / "user_texts"
+LUCRETIUS = USER_TEXTS / "lucretius.sample.tess"
+POET = "<poet. 1.1>\tarma virumque cano\n\n<poet. 1.2>\n<poet. 1.3>\tTroiae qui primus ab oris\n"
+
+
+@pytest.fixture
+def poet(tmp_path) -> Path:
+    path = tmp_path / "poet.tess"
+    path.write_text(POET, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    """A data folder of this test's own, so that the indexes it writes or damages touch no other test."""
+    monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+# --- 1. lines of the user's files left out are counted and listed ----------------------------------------------
+def test_search_tess_lists_skipped_lines_on_stderr(poet, capsys):
+    assert main(["search", "arma cano", "--tess", str(poet), "--k", "1", "--retriever", "bm25"]) == 0
+    err = capsys.readouterr().err
+    assert f"skipped 2 line(s) of {poet}:" in err
+    assert f"{poet}:2: blank line" in err and f"{poet}:3: citation without text" in err
+
+
+def test_search_tess_json_has_the_report(poet, capsys):
+    assert main(["search", "arma cano", "--tess", str(poet), "--k", "1", "--retriever", "bm25", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["lines"] == 2 and out["hits"]
+    report = out["report"]
+    assert report["blank"] == [f"{poet}:2: blank line"] and report["without_text"] == [f"{poet}:3: citation without text"]
+    assert report["counts"]["blank"] == report["counts"]["without_text"] == 1
+
+
+# --- 2. a damaged Tesserae-la index ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["corpus.pickle", "meta.json", "weights.npz", "vocab.json"])
+def test_truncated_tesserae_index_is_a_clear_error(tmp_path, name):
+    folder = tmp_path / "tesserae-la"
+    build_tesserae_index(folder, files=[LUCRETIUS])
+    data = (folder / name).read_bytes()
+    (folder / name).write_bytes(data[: len(data) // 2])
+    with pytest.raises(LatinIntertextError, match=r"damaged or incomplete.*latin-intertext index-tesserae") as info:
+        Searcher.from_tesserae_la(folder)
+    assert str(folder) in str(info.value)
+
+
+def test_cli_search_on_a_damaged_index_exits_1(home, capsys):
+    build_tesserae_index(files=[LUCRETIUS])
+    (index_dir() / "corpus.pickle").write_bytes(b"\x80\x05")
+    assert main(["search", "arma", "--tesserae-la"]) == 1
+    err = capsys.readouterr().err.replace("\n", "")
+    assert str(index_dir()) in err and "index-tesserae" in err and "Traceback" not in err
+
+
+# --- 3. index-tesserae reads the pinned files only --------------------------------------------------------------
+def test_index_tesserae_ignores_and_lists_unpinned_files(sources_dir, tmp_path, home, monkeypatch, capsys):
+    pinned = [f for f in tesserae_la.load_manifest("tesserae-la") if f.local_path.endswith(("gerwardus.versus.tess", "smaragdus.epitaphium.tess"))]
+    monkeypatch.setattr(tesserae_la, "load_manifest", lambda name: pinned)
+    mirror = tmp_path / "mirror"
+    (mirror / "tesserae-la").mkdir(parents=True)
+    for f in pinned:
+        shutil.copy(sources_dir / f.local_path, mirror / f.local_path)
+    (mirror / "tesserae-la" / "extra.tess").write_text("<ex. 1.1>\tarma virumque cano\n", encoding="utf-8")
+    assert main(["index-tesserae", "--sources", str(mirror)]) == 0
+    err = capsys.readouterr().err
+    assert "ignored 1 file(s)" in err and "tesserae-la/extra.tess: not in the manifest" in err
+    report = json.loads((index_dir() / "report.json").read_text())
+    assert report["counts"]["files"] == 2 and report["counts"]["ignored"] == 1 and "tesserae-la/extra.tess" in report["ignored"][0]
+    s = Searcher.from_tesserae_la()
+    assert s.info["files"] == 2 and not [d for d in s.corpus.lines if d.id.startswith("ex.")]
+
+
+# --- 4. serve checks its port and host before saying it serves ---------------------------------------------------
+def test_serve_port_out_of_range_is_a_usage_error(capsys):
+    assert main(["serve", "--port", "99999"]) == 2
+    assert "65535" in capsys.readouterr().err
+
+
+def test_serve_port_in_use_and_bad_host(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+        err = capsys.readouterr().err
+        assert f"port {port} is in use; pass --port N" in err and "Serving" not in err
+    assert main(["serve", "--host", "no-such-host.invalid"]) == 1
+    err = capsys.readouterr().err
+    assert "--host no-such-host.invalid" in err and "Serving" not in err
+
+
+# --- 5. options that would be ignored are refused -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--with-benchmark"], "--with-benchmark adds the benchmark's corpus to your --tess files"),
+        (["--corpus", "nosuch", "--tess", str(LUCRETIUS)], "Unknown corpus 'nosuch'"),
+        (["--corpus", "benchmark", "--tess", str(LUCRETIUS)], "--corpus and --tess are exclusive"),
+        (["--tesserae-la", "--tess", str(LUCRETIUS)], "--tess and --tesserae-la are exclusive"),
+        (["--tess", str(LUCRETIUS), "--dataset", "somewhere"], "--dataset and --sources choose the benchmark"),
+    ],
+)
+def test_search_refuses_options_it_would_ignore(capsys, extra, message):
+    assert main(["search", "arma", *extra]) == 1
+    assert message in capsys.readouterr().err.replace("\n", " ").replace("  ", " ")
+
+
+# --- 6. LATIN_INTERTEXT_HOME must be a folder ------------------------------------------------------------------
+def test_home_that_is_a_file_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    from latin_intertext.paths import data_home
+
+    (tmp_path / "file").write_text("")
+    for home in (tmp_path / "file", tmp_path / "file" / "sub"):
+        monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(home))
+        with pytest.raises(LatinIntertextError, match=r"\$LATIN_INTERTEXT_HOME.*must be a folder"):
+            data_home()
+    assert main(["search", "arma", "--tesserae-la"]) == 1
+    assert "must be a folder" in capsys.readouterr().err.replace("\n", " ")
+
+
+# --- 7. "~" in the paths given to the Python API -------------------------------------------------------------------
+def test_python_entry_points_expand_the_tilde(tmp_path, monkeypatch):
+    from latin_intertext.serve.app import create_app
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    shutil.copy(LUCRETIUS, tmp_path / "lucretius.sample.tess")
+    assert len(Searcher.from_tess(["~/lucretius.sample.tess"], retriever="bm25").corpus) == 7
+    with pytest.raises(LatinIntertextError, match=f"No Tesserae-la index at {tmp_path}/idx"):
+        Searcher.from_tesserae_la("~/idx")
+    seen = []
+
+    def load_benchmark(directory):
+        seen.append(directory)
+        raise LookupError("only the path matters here")
+
+    monkeypatch.setattr(searcher_module, "load_benchmark", load_benchmark)
+    for call in (lambda: Searcher.from_dataset("~/datasets/LatinEpicIntertextualityRetrieval-1.0.0"), lambda: create_app("~/ds")):
+        with pytest.raises(LookupError):
+            call()
+    assert seen == [tmp_path / "datasets" / "LatinEpicIntertextualityRetrieval-1.0.0", tmp_path / "ds"]
