@@ -488,7 +488,7 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         low, high = row["vs_full"]["ci95"]
         assert low <= row["vs_full"]["diff"] <= high
         assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report["ablation"][0]["ndcg_at_10"])
-        assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p = " in ablation.to_markdown(report)
+        assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p " in ablation.to_markdown(report)
     assert ablation.FIXED_SETTINGS == {"n_estimators": EvidenceRanker().n_estimators, "seed": 0}
 
 
@@ -627,3 +627,10 @@ def test_oracle_shares_the_plain_rankers_index_and_gets_the_same_features(corpus
     np.testing.assert_array_equal(shared._features(text)[1][:, :-1], plain._features(text)[1])
     with pytest.raises(LatinIntertextError, match="background='tesserae-la'"):
         EvidenceRanker(background="tesserae-la").index_like(plain)
+
+
+def test_paired_p_reads_as_a_clause():
+    from latin_intertext.evaluate.ablation import _p_clause
+
+    assert _p_clause(0.0329) == "= 0.0329"
+    assert _p_clause(1 / 10_001) == "< 0.0001"  # the resampling floor can only bound p

@@ -257,6 +257,12 @@ def _p(value: float) -> str:
     return "< 0.0001" if value < 1.5e-4 else f"{value:.4f}"
 
 
+def _p_clause(value: float) -> str:
+    """"= 0.0123", or "< 0.0001" at the resampling floor."""
+    text = _p(value)
+    return text if text.startswith("<") else f"= {text}"
+
+
 def _words(counted: list) -> str:
     return ", ".join(f"*{word}* ({n})" for word, n in counted)
 
@@ -281,7 +287,7 @@ def to_markdown(report: dict) -> str:
     lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|"]
     for row in report["ablation"]:
         test = row.get("vs_full")
-        delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p = {_p(test['p_randomization'])}" if test else ""
+        delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
         lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
