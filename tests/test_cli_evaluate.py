@@ -180,10 +180,20 @@ def test_learned_retriever_requires_cv_and_never_fits_on_test_queries(dataset_di
     assert len(all_ids) == 482 and all(len(seen) < 482 for seen in _FakeLearned.fitted)
 
 
-def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm25_outputs, fake_retrievers, tmp_path, capsys):
+def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm25_outputs, fake_retrievers, tmp_path, capsys, monkeypatch):
+    """Every registered retriever by default, one that cannot run here skipped and listed; named, it is an error."""
+    import latin_intertext.retrieve as retrieve
+
     _, folder = bm25_outputs
     md = tmp_path / "board" / "leaderboard.md"
-    args = ["leaderboard", "--dataset", str(dataset_dir), "--retriever", "bm25", "--retriever", "fake-broken", "--retriever", "fake-learned", "--cv", "3", "--k", "100"]
+    named = ["leaderboard", "--dataset", str(dataset_dir), "--retriever", "bm25", "--retriever", "fake-broken", "--k", "10", "--out", str(md)]
+    assert main(named) == 1
+    err = squash(capsys.readouterr().err)
+    assert squash("--retriever fake-broken cannot run here (needs imaginary extra): No module named 'imaginary_extra'") in err
+    assert not md.exists()
+    everything = retrieve.load_all()
+    monkeypatch.setattr(retrieve, "load_all", lambda: {n: everything[n] for n in ("bm25", "fake-broken", "fake-learned")})
+    args = ["leaderboard", "--dataset", str(dataset_dir), "--cv", "3", "--k", "100"]
     assert main([*args, "--run", str(folder / "bm25.run"), "--out", str(md), "--resamples", "500"]) == 0
     text = md.read_text()
     rows = [line for line in text.splitlines() if line.startswith("| `")]

@@ -159,3 +159,17 @@ def test_repo_id_format(repo_id):
 def test_good_repo_ids_pass():
     for repo_id in ("PoetryMTEB/LatinEpicIntertextualityRetrieval", "user_1/my.data-set", "a/" + "b" * 96):
         assert check_repo_id(repo_id) == repo_id
+
+
+def test_stats_prints_the_cards_figures(dataset_dir, capsys):
+    """`stats` (the last step of `dev.sh run` before training) as a table and as JSON, read from the built folder."""
+    import json
+
+    from latin_intertext.cli import main
+
+    assert main(["stats", str(dataset_dir)]) == 0
+    table = capsys.readouterr().out
+    assert all(figure in table for figure in ("39,675", "482", "978", "2.03", "9,896", "8,053", "11,995", "9,731"))
+    assert main(["stats", str(dataset_dir), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["corpus"], figures["queries"], figures["qrels"], figures["gold_parallels"]) == (39675, 482, 978, 945)

@@ -196,6 +196,8 @@ def leaderboard(
             result = _retrieve(spec.name, bench, k, cv if spec.learned else None)
         except (ImportError, LatinIntertextError) as exc:
             needs = f" (needs {', '.join(spec.needs)})" if spec.needs else ""
+            if retriever:  # asked for by name: a table without it would not be what was asked
+                raise LatinIntertextError(f"--retriever {name} cannot run here{needs}: {exc}") from exc
             skipped.append(Skipped(spec.name, f"{exc}{needs}"))
             console.print(f"[yellow]skipped[/] {spec.name}{needs}: {exc}", highlight=False)
             continue
