@@ -87,6 +87,8 @@ def main() -> None:
     searcher = Searcher.from_benchmark(bench, args.retriever)
     print(f"benchmark corpus: {len(searcher.corpus):,} lines, retriever {searcher.retriever_name}, indexed in {time.perf_counter() - start:.1f} s"
           + (f" ({searcher.info['fallback']})" if "fallback" in searcher.info else ""))
+    if "fallback" in searcher.info:
+        print("WARNING: these are not the evidence ranker's timings: run `latin-intertext train-ranker` first, or pass --retriever.")
     searched = latencies(lambda t: searcher.search(t, k=10), texts)
     scored = latencies(lambda t: searcher.scores(t, 10, None), texts)
     report(f"search over the benchmark ({len(texts)} queries)", searched, scored, TARGET_BENCH_MS)

@@ -55,14 +55,10 @@ def dataset_dir(sources_dir, tmp_path_factory) -> Path:
     return out
 
 
-def _test_home(tmp_path_factory) -> Path:
-    return tmp_path_factory.getbasetemp() / "home"
-
-
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path_factory, monkeypatch):
     """Keep caches (models, indexes, datasets' cache) out of the user's home during tests."""
-    home = _test_home(tmp_path_factory)
+    home = tmp_path_factory.getbasetemp() / "home"
     monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(home))
     monkeypatch.setenv("HF_DATASETS_CACHE", str(home / "hf-datasets"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -87,11 +83,11 @@ def synonym_vectors(texts, path) -> str:
 
 @pytest.fixture(scope="session")
 def trained_model(benchmark, tmp_path_factory) -> Path:
-    """The search model, trained on the whole benchmark as `train-ranker` does, into the tests' home (session
-    fixtures start before the autouse home, so the path is given explicitly; tests check it is the one search finds)."""
+    """The search model, trained on the whole benchmark as `train-ranker` does, in a home of its own
+    (``path.parents[1]``): a test that wants `search` to find it points LATIN_INTERTEXT_HOME there, so the
+    default retriever of every other test does not depend on the order tests run in."""
     from latin_intertext.retrieve.ranker import EvidenceRanker
 
-    path = _test_home(tmp_path_factory) / "models" / "evidence_ranker.txt"
-    if not path.is_file():
-        EvidenceRanker().index(benchmark.corpus).fit(benchmark).save(path)
+    path = tmp_path_factory.mktemp("model-home") / "models" / "evidence_ranker.txt"
+    EvidenceRanker().index(benchmark.corpus).fit(benchmark).save(path)
     return path

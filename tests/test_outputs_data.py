@@ -6,14 +6,16 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from fixtures.build.helpers import block_network, run_cli, tiny_mirror  # noqa: F401 (fixture)
+from fixtures.build.helpers import all_files, block_network, run_cli, tiny_mirror  # noqa: F401 (fixture)
 from latin_intertext.benchmark import config_path, load_benchmark
 from latin_intertext.errors import LatinIntertextError, ValidationError
 from latin_intertext.publish.push import check_repo_id
-from latin_intertext.publish.writer import write_checksums
+from latin_intertext.publish.validate import validate_dataset
+from latin_intertext.publish.writer import BUILD_FILES, write_checksums
 from latin_intertext.sources.manifest import SOURCES_ENV
 
 
@@ -61,6 +63,37 @@ def test_build_into_an_empty_folder_then_over_itself(tiny_mirror, tmp_path, monk
         assert (out / "SHA256SUMS").is_file() and (out / "stats.json").is_file()
 
 
+def test_build_replaces_a_damaged_build(copy, tiny_mirror, monkeypatch, capsys):
+    """The fix every damaged-dataset error suggests (`build --out DIR`) works on a build missing SHA256SUMS, with a truncated parquet."""
+    (copy / "SHA256SUMS").unlink()
+    truncate(config_path(copy, "qrels"))
+    code, _out, err = run_cli(monkeypatch, capsys, "build", "--sources", tiny_mirror, "--out", copy)
+    assert code == 0, err
+    assert set(all_files(copy)) == BUILD_FILES
+    load_benchmark(copy)  # whole again, checksums and all
+
+
+def readme_only(out, dataset_dir) -> None:
+    out.mkdir()
+    (out / "README.md").write_text("my project")
+
+
+def damaged_build_with_notes(out, dataset_dir) -> None:
+    shutil.copytree(dataset_dir, out)
+    (out / "SHA256SUMS").unlink()
+    (out / "beir" / "notes.txt").write_text("years of work")
+
+
+@pytest.mark.parametrize("make", [readme_only, damaged_build_with_notes])
+def test_build_refuses_a_folder_with_anything_of_the_users(make, dataset_dir, tiny_mirror, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "mine"
+    make(out, dataset_dir)
+    before = all_files(out)
+    err = fails_cleanly(monkeypatch, capsys, "build", "--sources", tiny_mirror, "--out", out)
+    assert f"{out} is not empty and does not hold a built dataset" in err
+    assert all_files(out) == before
+
+
 # --- 2. a damaged dataset folder is a clear error, not a crash -------------------------------------
 
 
@@ -73,14 +106,21 @@ def drop_score(root) -> None:
     pq.write_table(pq.read_table(path).drop_columns(["score"]), path)
 
 
+def score_as_strings(root) -> None:
+    path = config_path(root, "qrels")
+    table = pq.read_table(path)
+    pq.write_table(table.set_column(2, "score", pa.array([str(s) for s in table["score"].to_pylist()])), path)
+
+
 @pytest.mark.parametrize(
     ("damage", "name", "says"),
     [
         (lambda root: truncate(config_path(root, "corpus")), "corpus/test.parquet", "not a readable parquet file"),
         (lambda root: truncate(root / "stats.json"), "stats.json", "not valid JSON"),
-        (drop_score, "qrels/test.parquet", "columns ['query-id', 'corpus-id'] differ from ['query-id', 'corpus-id', 'score']"),
+        (drop_score, "qrels/test.parquet", "column 'score' is missing"),
+        (score_as_strings, "qrels/test.parquet", "column 'score' is string where the build writes double"),
     ],
-    ids=["truncated-parquet", "truncated-stats", "qrels-without-score"],
+    ids=["truncated-parquet", "truncated-stats", "qrels-without-score", "score-as-strings"],
 )
 def test_damaged_dataset_is_a_clear_error(copy, monkeypatch, capsys, damage, name, says):
     damage(copy)
@@ -111,6 +151,7 @@ def test_missing_checksums_are_refused(copy):
     (copy / "SHA256SUMS").unlink()
     with pytest.raises(ValidationError, match=r"SHA256SUMS: missing, so the data cannot be checked\. Rebuild"):
         load_benchmark(copy)
+    assert validate_dataset(copy) == ["SHA256SUMS: missing, so the data cannot be checked"]  # the same check, listed
 
 
 # --- 4 and 8. fetch: unknown collection, --dest that is a file -------------------------------------

@@ -157,17 +157,23 @@ def _vectors(n_words: int, dim: int):
 
 
 def test_save_vectors_lands_whole_or_not_at_all(tmp_path, monkeypatch):
+    from functools import partialmethod
+
+    from gensim.models import KeyedVectors
+
     from latin_intertext import vectors
 
-    monkeypatch.setattr(vectors.json, "dumps", _never)
-    with pytest.raises(AssertionError):
-        vectors.save_vectors(_vectors(5, 4), tmp_path / "v.kv")
+    # gensim puts arrays over sep_limit values (10M by default) in files of their own: v.kv.vectors.npy, even for a small one
+    monkeypatch.setattr(KeyedVectors, "save", partialmethod(KeyedVectors.save, sep_limit=1))
+    kv = _vectors(20, 4)
+    with monkeypatch.context() as failing:
+        failing.setattr(vectors, "_provenance", _never)  # fails after both parts are written
+        with pytest.raises(AssertionError):
+            vectors.save_vectors(kv, tmp_path / "v.kv")
     assert list(tmp_path.iterdir()) == []
-    monkeypatch.undo()
-    big = _vectors(1_100, 10_000)  # over gensim's 10M values: the array goes to a file of its own, v.kv.vectors.npy
-    vectors.save_vectors(big, tmp_path / "v.kv")
+    vectors.save_vectors(kv, tmp_path / "v.kv")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v.kv", "v.kv.json", "v.kv.vectors.npy"]
-    np.testing.assert_array_equal(vectors.load_vectors(tmp_path / "v.kv")["w7"], big["w7"])
+    np.testing.assert_array_equal(vectors.load_vectors(tmp_path / "v.kv")["w7"], kv["w7"])
 
 
 README = "# R\n\n<!-- figures:dataset -->\nold\n<!-- /figures:dataset -->\n<!-- figures:leaderboard -->\nold\n<!-- /figures:leaderboard -->\n<!-- figures:ranker -->\nold\n<!-- /figures:ranker -->\n"

@@ -125,6 +125,14 @@ def test_search_refuses_options_it_would_ignore(capsys, extra, message):
     assert message in capsys.readouterr().err.replace("\n", " ").replace("  ", " ")
 
 
+def test_search_accepts_the_default_corpus_spelled_out_beside_tess():
+    from latin_intertext.cli.search import check_corpus_options
+
+    check_corpus_options("benchmark", [LUCRETIUS], False, True, None, None)  # both corpora, as --with-benchmark asks
+    with pytest.raises(LatinIntertextError, match="exclusive"):
+        check_corpus_options("benchmark", [LUCRETIUS], False, False, None, None)
+
+
 # --- 6. LATIN_INTERTEXT_HOME must be a folder ------------------------------------------------------------------
 def test_home_that_is_a_file_is_a_clear_error(tmp_path, monkeypatch, capsys):
     from latin_intertext.paths import data_home

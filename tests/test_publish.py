@@ -157,9 +157,10 @@ def test_failed_build_keeps_existing_out(tiny_mirror, tmp_path, monkeypatch):
 def test_rebuild_replaces_out_atomically(tiny_mirror, tmp_path):
     out = tmp_path / "OUT"
     build_dataset(tiny_mirror, out)
-    (out / "stale.txt").write_text("old")  # an earlier build, with a leftover: the new build replaces all of it
+    (out / "beir" / "queries.jsonl").unlink()  # an earlier build, damaged: the new build replaces all of it
+    (out / "stats.json").write_text("old")
     build_dataset(tiny_mirror, out)
-    assert "stale.txt" not in all_files(out)
+    assert all_files(out)["stats.json"] != b"old"
     assert sorted(all_files(out)) == sorted(
         ["README.md", "SHA256SUMS", "build_report.json", "stats.json", "beir/corpus.jsonl", "beir/queries.jsonl", "beir/qrels/test.tsv"]
         + [f"{c}/test.parquet" for c in CONFIGS]

@@ -303,11 +303,12 @@ def test_cross_validated_ranker_beats_bm25_lemma(benchmark):
     assert ranker > baseline, f"evidence-ranker {ranker:.4f} <= bm25-lemma {baseline:.4f}"
 
 
-def test_trained_model_explains_parallels_for_a_passage_outside_the_benchmark(benchmark, trained_model):
+def test_trained_model_explains_parallels_for_a_passage_outside_the_benchmark(benchmark, trained_model, monkeypatch):
     """Lucretius 1.1-2 is not a benchmark query; the search model finds Aeneid 10.65 (hominum divomque) and says why."""
     from latin_intertext.paths import trained_model_path
     from latin_intertext.serve.searcher import Searcher
 
+    monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(trained_model.parents[1]))
     assert trained_model_path() == trained_model and trained_model.with_suffix(".json").is_file()
     searcher = Searcher.from_benchmark(benchmark)
     assert searcher.retriever_name == "evidence-ranker"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pyarrow as pa
@@ -10,7 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from fixtures.build.helpers import run_cli
-from latin_intertext.benchmark import config_path
+from latin_intertext.benchmark import config_path, load_benchmark
+from latin_intertext.errors import ValidationError
 from latin_intertext.publish.validate import validate_dataset
 from latin_intertext.publish.writer import schema, write_checksums
 
@@ -65,11 +67,9 @@ def test_deleted_corpus_row(copy, monkeypatch, capsys):
 
 
 def test_deleted_corpus_row_unsealed_also_fails_checksum(copy, monkeypatch, capsys):
-    recorded = {name: digest for digest, name in (line.split("  ") for line in (copy / "SHA256SUMS").read_text().splitlines())}
     rewrite_parquet(copy, "corpus", lambda rows: rows.pop(), reseal=False)
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
-    assert problems[-1].startswith("corpus/test.parquet: sha256 ")
-    assert problems[-1].endswith(f" differs from recorded {recorded['corpus/test.parquet']}")
+    assert problems[-1] == "corpus/test.parquet: sha256 differs from the one recorded in SHA256SUMS (the file was altered or damaged)"
     assert "figures differ from the v1.0.0 card: corpus: card says 39675, data gives 39674" in problems
 
 
@@ -141,11 +141,11 @@ def test_qrel_unknown_query_and_bad_score(copy, monkeypatch, capsys):
 def test_tampered_checksum(copy, monkeypatch, capsys):
     sums = copy / "SHA256SUMS"
     lines = sums.read_text().splitlines()
-    digest, name = lines[0].split("  ")
+    _digest, name = lines[0].split("  ")
     lines[0] = f"{'0' * 64}  {name}"
     sums.write_text("\n".join(lines) + "\n")
     problems, err = problems_via_cli(copy, monkeypatch, capsys)
-    assert problems == [f"{name}: sha256 {digest} differs from recorded {'0' * 64}"]
+    assert problems == [f"{name}: sha256 differs from the one recorded in SHA256SUMS (the file was altered or damaged)"]
     assert problems[0] in err
 
 
@@ -161,8 +161,20 @@ def test_wrong_schema(copy, monkeypatch, capsys):
     table = pq.read_table(path)
     pq.write_table(table.set_column(2, "score", pa.array([int(s) for s in table["score"].to_pylist()], pa.int64())), path)
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
-    assert problems[0].startswith(f"{path}: schema ")
-    assert "score: int64" in problems[0] and "score: double" in problems[0]
+    assert problems[0] == f"{path}: column 'score' is int64 where the build writes double"
+
+
+def test_score_as_strings_resealed_is_named_alike_by_validate_and_load(copy, monkeypatch, capsys):
+    """One schema check serves both: validate lists the column, load (hence stats, evaluate) refuses with the same words."""
+    path = config_path(copy, "qrels")
+    table = pq.read_table(path)
+    pq.write_table(table.set_column(2, "score", pa.array([str(s) for s in table["score"].to_pylist()])), path)
+    write_checksums(copy)
+    problem = f"{path}: column 'score' is string where the build writes double"
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert problems == [problem]
+    with pytest.raises(ValidationError, match=re.escape(problem)):
+        load_benchmark(copy)
 
 
 def test_malformed_checksum_line_is_named(copy, monkeypatch, capsys):

@@ -5,7 +5,6 @@ Every stage after ``build`` (retrieve, evaluate, serve) receives a :class:`Bench
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field, fields
@@ -16,6 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from latin_intertext.errors import ValidationError
+from latin_intertext.sources.manifest import sha256_of
 
 Run = dict[str, dict[str, float]]  # query id -> doc id -> score
 Qrels = dict[str, dict[str, int]]  # query id -> doc id -> relevance
@@ -76,17 +76,54 @@ class Benchmark:
 
 
 CONFIGS = ("corpus", "queries", "qrels")
-COLUMNS = {
-    "corpus": [f.name for f in fields(CorpusLine)],
-    "queries": [f.name for f in fields(Query)],
-    "qrels": ["query-id", "corpus-id", "score"],
+_FEATURE_TYPE = {"str": "string", "int": "int64"}  # a record field's annotation -> its Hugging Face dtype
+# The one definition of each config's columns and types (the card, the writer and the checks read it):
+# the corpus and query columns are the fields of the records above.
+CONFIG_FEATURES = {
+    "corpus": [(f.name, _FEATURE_TYPE[f.type]) for f in fields(CorpusLine)],
+    "queries": [(f.name, _FEATURE_TYPE[f.type]) for f in fields(Query)],
+    "qrels": [("query-id", "string"), ("corpus-id", "string"), ("score", "float64")],
 }
+_ARROW = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
 CHECKSUMS = "SHA256SUMS"
 _CHECKSUM_LINE = re.compile(r"([0-9a-f]{64})  (\S.*)")
 
 
 def config_path(root: Path, config: str) -> Path:
     return root / config / "test.parquet"
+
+
+def schema(config: str) -> pa.Schema:
+    """The arrow schema the build writes for ``config``."""
+    return pa.schema([(name, _ARROW[dtype]) for name, dtype in CONFIG_FEATURES[config]])
+
+
+def _schema_difference(actual: pa.Schema, expected: pa.Schema) -> str:
+    """How ``actual`` differs from ``expected``, column by column."""
+    diffs = [f"column {f.name!r} is missing" for f in expected if f.name not in actual.names]
+    diffs += [f"column {f.name!r} is {actual.field(f.name).type} where the build writes {f.type}" for f in expected if f.name in actual.names and actual.field(f.name).type != f.type]
+    diffs += [f"column {name!r} is not one the build writes" for name in actual.names if name not in expected.names]
+    if not diffs:  # same names and types: the order, a duplicated name or nullability differs
+        diffs = [f"schema {actual.to_string(show_schema_metadata=False)!r} differs from {expected.to_string()!r}"]
+    return "; ".join(diffs)
+
+
+def schema_problems(root: Path) -> list[str]:
+    """For each config, whether its parquet file is missing, unreadable, or has other columns or types than the build writes."""
+    problems = []
+    for config in CONFIGS:
+        path = config_path(root, config)
+        if not path.is_file():
+            problems.append(f"{path}: missing")
+            continue
+        try:
+            actual = pq.read_schema(path)
+        except (pa.ArrowException, OSError) as exc:
+            problems.append(f"{path}: not a readable parquet file ({exc})")
+            continue
+        if not actual.equals(schema(config), check_metadata=False):
+            problems.append(f"{path}: {_schema_difference(actual, schema(config))}")
+    return problems
 
 
 def _rebuild(root: Path) -> str:
@@ -105,31 +142,35 @@ def parse_checksums(root: Path) -> tuple[dict[str, str], list[str]]:
     return entries, malformed
 
 
-def verify_checksums(root: Path, names: list[str]) -> None:
-    """Raise :class:`ValidationError` unless each of ``names`` (relative paths) matches its line in SHA256SUMS."""
+def dataset_files(root: Path) -> list[str]:
+    """The relative path of every file under ``root`` but SHA256SUMS itself: what SHA256SUMS lists."""
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and p != root / CHECKSUMS)
+
+
+def checksum_problems(root: Path, names: list[str] | None = None) -> list[str]:
+    """Where ``names`` (relative paths; by default every file in ``root`` and every file listed) do not match SHA256SUMS.
+
+    Each problem starts with the relative path it concerns."""
     if not (root / CHECKSUMS).is_file():
-        raise ValidationError(f"{root / CHECKSUMS}: missing, so the data cannot be checked. {_rebuild(root)}")
-    recorded, malformed = parse_checksums(root)
-    problems = [f"{root / name}: not listed in {CHECKSUMS}" for name in names if name not in recorded]
-    problems += [
-        f"{root / name}: sha256 differs from the one recorded in {CHECKSUMS} (the file was altered or damaged)"
-        for name in names
-        if name in recorded and hashlib.sha256((root / name).read_bytes()).hexdigest() != recorded[name]
-    ]
-    if problems or malformed:
-        raise ValidationError("\n".join(problems + [f"{root / m}" for m in malformed] + [_rebuild(root)]))
+        return [f"{CHECKSUMS}: missing, so the data cannot be checked"]
+    recorded, problems = parse_checksums(root)
+    for name in sorted(set(recorded) | set(dataset_files(root))) if names is None else names:
+        if name not in recorded:
+            problems.append(f"{name}: not listed in {CHECKSUMS}")
+        elif not (root / name).is_file():
+            problems.append(f"{name}: listed in {CHECKSUMS} but missing")
+        elif sha256_of(root / name) != recorded[name]:
+            problems.append(f"{name}: sha256 differs from the one recorded in {CHECKSUMS} (the file was altered or damaged)")
+    return problems
 
 
 def _read_rows(root: Path, config: str) -> list[dict]:
-    """The rows of one config, or a :class:`ValidationError` naming the file if it is not the parquet the build writes."""
+    """The rows of one config (whose schema was checked), or a :class:`ValidationError` naming the file if its data is damaged."""
     path = config_path(root, config)
     try:
-        table = pq.read_table(path)
+        return pq.read_table(path).to_pylist()
     except (pa.ArrowException, OSError) as exc:
         raise ValidationError(f"{path}: not a readable parquet file ({exc}). {_rebuild(root)}") from exc
-    if table.column_names != COLUMNS[config]:
-        raise ValidationError(f"{path}: columns {table.column_names} differ from {COLUMNS[config]}. {_rebuild(root)}")
-    return table.to_pylist()
 
 
 def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
@@ -141,9 +182,14 @@ def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
             f"{root} is not a built dataset folder: missing {', '.join(missing)}. Run `latin-intertext build --out {root}` first."
         )
     stats_path = root / "stats.json"
+    problems = []
     if verify:
         read = [config_path(Path(), c).as_posix() for c in CONFIGS]
-        verify_checksums(root, read + ["stats.json"] if stats_path.is_file() else read)
+        found = checksum_problems(root, read + ["stats.json"] if stats_path.is_file() else read)
+        problems += [f"{root / name}: {what}" for name, _, what in (p.partition(": ") for p in found)]
+    problems += schema_problems(root)
+    if problems:
+        raise ValidationError("\n".join(problems) + f". {_rebuild(root)}")
     rows = {config: _read_rows(root, config) for config in CONFIGS}
     corpus = [CorpusLine(**row) for row in rows["corpus"]]
     queries = [Query(**row) for row in rows["queries"]]

@@ -121,19 +121,28 @@ def stable_hash(text: str) -> int:
 
 def save_vectors(kv, path: Path | str) -> Path:
     """Save lemma vectors with a sidecar naming the lemmatiser whose lemmas they are keyed by: all files land, or none."""
-    path = Path(path)
-    with tempfile.TemporaryDirectory() as scratch:
-        kv.save(str(Path(scratch) / path.name))  # gensim puts large arrays in files named after it (NAME.vectors.npy)
-        parts = sorted(Path(scratch).iterdir())
-        with atomic_files(*(path.with_name(part.name) for part in parts), _sidecar(path)) as tmps:
+    path, sidecar = check_outputs(Path(path), _sidecar(Path(path)), option="vectors file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))  # same filesystem: parts are renamed, not copied
+    try:
+        kv.save(str(scratch / path.name))  # gensim puts large arrays in files named after it (NAME.vectors.npy)
+        parts = sorted(scratch.iterdir())
+        with atomic_files(*(path.with_name(part.name) for part in parts), sidecar) as tmps:
             for part, tmp in zip(parts, tmps):
-                shutil.copyfile(part, tmp)
-            tmps[-1].write_text(json.dumps({"lemmatiser": LEMMATISER_VERSION}) + "\n", encoding="utf-8")
+                shutil.move(part, tmp)  # a rename (a copy only if a symlinked target lies on another filesystem)
+            tmps[-1].write_text(_provenance(), encoding="utf-8")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return path
 
 
 def _sidecar(path: Path) -> Path:
     return path.with_name(path.name + ".json")
+
+
+def _provenance() -> str:
+    """The sidecar's text: which lemmatiser's lemmas the vectors are keyed by."""
+    return json.dumps({"lemmatiser": LEMMATISER_VERSION}) + "\n"
 
 
 def load_vectors(path: Path | str | None = None):

@@ -45,10 +45,9 @@ def fetch(
             verify(mirror, files)
             err.print(f"[green]verified[/] {len(files)} {name} files in mirror {mirror}")
             continue
-        root = dest or sources_cache_dir()
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err) as bar:
             task = bar.add_task(f"fetching {name}", total=len(files))
-            download(files, root, on_file=lambda _f: bar.advance(task))
+            root = download(files, dest or sources_cache_dir(), on_file=lambda _f: bar.advance(task))  # ~ expanded
         verify(root, files)
         err.print(f"[green]fetched and verified[/] {len(files)} {name} files in {root}")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Collection, Iterator, Optional
@@ -20,7 +19,7 @@ from latin_intertext.evaluate.metrics import HEADLINE, METRICS
 from latin_intertext.evaluate.report import RunReport, build_report
 from latin_intertext.evaluate.runs import read_trec_run, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, paired_test
-from latin_intertext.outputs import OutputError, atomic_files, check_outputs
+from latin_intertext.outputs import beside, check_outputs, write_json, write_outputs
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
 
@@ -48,26 +47,9 @@ def warn_missing(run: Run, query_ids: Collection[str], source: str) -> None:
         console.print(f"[yellow]warning:[/] no results for {len(missing)} queries of {len(query_ids)} in {source} ({few}); they score 0.", highlight=False)
 
 
-def beside(path: Optional[Path], suffix: str, what: str) -> Optional[Path]:
-    """Where the ``what`` written beside ``path`` goes (its suffix swapped for ``suffix``); refused if that is ``path`` itself."""
-    if path is None:
-        return None
-    if path.suffix.lower() == suffix:
-        raise OutputError(f"{path}: the {what} is written beside it as {path.with_suffix(suffix).name}, which would overwrite it; give it another suffix than {suffix}.")
-    return path.with_suffix(suffix)
-
-
-def write_json(data: dict, path: Path) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=float) + "\n", encoding="utf-8")
-
-
-def write_outputs(*outputs: tuple[Optional[Path], Callable[[Path], object]]) -> None:
-    """Call each ``write`` on a temporary beside its path (None: not asked for); all land together at the end, or none does."""
-    wanted = [(path, write) for path, write in outputs if path is not None]
-    with atomic_files(*(path for path, _ in wanted)) as tmps:
-        for tmp, (_, write) in zip(tmps, wanted):
-            write(tmp)
-    for path, _ in wanted:
+def _write(*outputs: tuple[Optional[Path], Callable[[Path], object]]) -> None:
+    """``write_outputs``, then say what was written."""
+    for path in write_outputs(*outputs):
         console.print(f"wrote {path}", highlight=False)
 
 
@@ -127,7 +109,7 @@ def evaluate(
         raise LatinIntertextError("--cv applies to --retriever only; a run file is scored as it is.")
     if run is not None and save_run:
         raise LatinIntertextError(f"--save-run applies to --retriever only; the run is already saved, as {run}.")
-    check_outputs(save_run, json_path)
+    check_outputs(save_run, json_path, inputs=[run])
     bench = _benchmark(dataset)
     config: dict = {"dataset": str(bench.path), "k": k}
     if run is not None:
@@ -140,7 +122,7 @@ def evaluate(
         warn_missing(scored, [q.id for q in bench.queries], f"the run of {name}")
     report = build_report(scored, bench, name, config, resamples)
     print_report(report)
-    write_outputs((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
+    _write((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
 
 
 @app.command()
@@ -154,7 +136,7 @@ def compare(
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
     from latin_intertext.evaluate.metrics import evaluate_run
 
-    check_outputs(json_path)
+    check_outputs(json_path, inputs=[run_a, run_b])
     bench = _benchmark(dataset)
     a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
     tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED) for m in HEADLINE]
@@ -166,7 +148,7 @@ def compare(
     out.print(table)
     data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
             "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap} for t in tests}}
-    write_outputs((json_path, lambda tmp: write_json(data, tmp)))
+    _write((json_path, lambda tmp: write_json(data, tmp)))
 
 
 @app.command()
@@ -184,7 +166,7 @@ def leaderboard(
     from latin_intertext.retrieve import load_all, resolve_name
 
     png = beside(out_path, ".png", "bar chart")
-    check_outputs(out_path, png, option="--out")
+    check_outputs(out_path, png, option="--out", inputs=run)
     registry = load_all()
     bench = _benchmark(dataset)
     runs = [(p, _read_run(p, bench)) for p in run]  # fail on a bad run file before any long work
@@ -209,4 +191,4 @@ def leaderboard(
         raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")
     markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard ({bench.path})")
     out.print(markdown, markup=False)
-    write_outputs((out_path, lambda tmp: tmp.write_text(markdown, encoding="utf-8")), (png, lambda tmp: plot(entries, tmp)))
+    _write((out_path, lambda tmp: tmp.write_text(markdown, encoding="utf-8")), (png, lambda tmp: plot(entries, tmp)))

@@ -7,7 +7,6 @@ so the README's numbers are always the output of this one command, never typed i
 from __future__ import annotations
 
 import io
-import os
 import re
 import shutil
 import tempfile
@@ -20,9 +19,8 @@ import typer
 from rich.console import Console
 
 from latin_intertext.cli import app, main
-from latin_intertext.cli.evaluation import write_outputs
 from latin_intertext.errors import LatinIntertextError
-from latin_intertext.outputs import check_outputs
+from latin_intertext.outputs import check_outputs, write_outputs
 from latin_intertext.paths import default_dataset_dir
 
 err = Console(stderr=True)
@@ -55,7 +53,7 @@ def figures(
 ) -> None:
     """Regenerate the dataset table, the leaderboard and the ranker report, and write them into the README."""
     _check_readme(readme)
-    check_outputs(*(out_dir / name for name in RESULTS), option="--out-dir")
+    check_outputs(*(out_dir / name for name in RESULTS), option="--out-dir", inputs=[readme])
     with tempfile.TemporaryDirectory() as scratch:  # everything lands together at the end, or nothing does
         work = Path(scratch)
         blocks = {"dataset": _dataset_table(_run(["stats", str(dataset), "--json"]))}
@@ -66,7 +64,8 @@ def figures(
         text = readme.read_text(encoding="utf-8")
         for name, body in blocks.items():
             text = splice(text, name, body)
-        write_outputs(*((out_dir / name, partial(shutil.copyfile, work / name)) for name in RESULTS), (readme, lambda tmp: tmp.write_text(text, encoding="utf-8")))
+        for path in write_outputs(*((out_dir / name, partial(shutil.copyfile, work / name)) for name in RESULTS), (readme, lambda tmp: tmp.write_text(text, encoding="utf-8"))):
+            err.print(f"wrote {path}", highlight=False)
     err.print(f"[green]updated[/] {readme} ({', '.join(blocks)}) and {out_dir}")
 
 
@@ -74,8 +73,7 @@ def _check_readme(readme: Path) -> None:
     """The README must exist, be writable and hold every block's markers: found out before the long run, not after."""
     if not readme.is_file():
         raise LatinIntertextError(f"{readme}: README not found; run from the repository's root or pass --readme PATH.")
-    if not os.access(readme, os.W_OK):
-        raise LatinIntertextError(f"{readme} is not writable; make it writable (chmod u+w) or pass another --readme.")
+    check_outputs(readme, option="--readme")  # writable, in a writable folder
     text = readme.read_text(encoding="utf-8")
     for name in BLOCKS:
         splice(text, name, "")

@@ -9,8 +9,7 @@ import typer
 from rich.console import Console
 
 from latin_intertext.cli import app
-from latin_intertext.cli.evaluation import beside, write_json, write_outputs
-from latin_intertext.outputs import check_outputs
+from latin_intertext.outputs import beside, check_outputs, write_json, write_outputs
 from latin_intertext.paths import default_dataset_dir
 
 err = Console(stderr=True)
@@ -27,8 +26,8 @@ def train_ranker(
     from latin_intertext.paths import trained_model_path
     from latin_intertext.retrieve.ranker import EvidenceRanker
 
-    target = out or trained_model_path()
-    check_outputs(target, beside(target, ".json", "feature list"), option="--out")
+    given = out or trained_model_path()
+    target, _ = check_outputs(given, beside(given, ".json", "feature list"), option="--out")  # ~ expanded
     bench = load_benchmark(dataset)
     with err.status("indexing the corpus and computing features"):
         ranker = EvidenceRanker().index(bench.corpus)
@@ -63,9 +62,11 @@ def ranker_report(
         result = report(bench, cv, on_step=lambda label: bar.update(task, advance=1, description=label))
     markdown = to_markdown(result)
     print(markdown)
-    write_outputs(
+    written = write_outputs(
         (out, lambda tmp: tmp.write_text(markdown, encoding="utf-8")),
         (png, lambda tmp: plot(result, tmp)),
         (save_run, lambda tmp: write_trec_run(result["run"], tmp, tag="evidence-ranker-cv")),
         (json_out, lambda tmp: write_json({k: v for k, v in result.items() if k != "run"}, tmp)),
     )
+    for path in written:
+        err.print(f"wrote {path}", highlight=False)

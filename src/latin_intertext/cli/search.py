@@ -38,7 +38,8 @@ def check_corpus_options(corpus: Optional[str], tess: list[Path], tesserae_la: b
     """Refuse options that would be ignored: one corpus at a time, and each option only where it applies."""
     if corpus not in (None, "benchmark"):
         raise LatinIntertextError(f"Unknown corpus {corpus!r}: --corpus takes only 'benchmark' (the default); search other texts with --tess FILE or --tesserae-la.")
-    given = [name for name, on in (("--corpus", corpus), ("--tess", tess), ("--tesserae-la", tesserae_la)) if on]
+    spelled_out = corpus and tess and with_benchmark  # --corpus benchmark --tess F --with-benchmark: both corpora, as asked
+    given = [name for name, on in (("--corpus", corpus and not spelled_out), ("--tess", tess), ("--tesserae-la", tesserae_la)) if on]
     if len(given) > 1:
         raise LatinIntertextError(f"{' and '.join(given)} are exclusive: give one corpus (your files beside the benchmark: --tess FILE --with-benchmark).")
     if with_benchmark and not tess:

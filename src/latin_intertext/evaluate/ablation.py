@@ -40,7 +40,7 @@ class Variant:
     background: str | None = None
     vectors: str | None = None
     monotone: bool = True
-    settings: tuple[tuple[str, int | float], ...] = ()  # LightGBM settings other than the shipped ones
+    settings: tuple[tuple[str, int | float], ...] = ()  # LightGBM settings other than the fixed ones
     oracle: bool = False  # told the quoted query words: an upper bound, not a retriever
 
     @property
@@ -196,7 +196,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     plain = EvidenceRanker().index(bench.corpus)
     rankers = {Variant("").index_options: plain}
     step("indexed")
-    rows, runs, skipped = [], {}, []
+    rows, evaluations, skipped = [], {}, []
     for variant in variants():
         try:
             if variant.index_options not in rankers:
@@ -208,14 +208,15 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
         ranker = rankers[variant.index_options]
         for option, value in variant.fit_options.items():
             setattr(ranker, option, value)
-        runs[variant.label] = out_of_fold(ranker, bench, folds)
-        ev = evaluate_run(runs[variant.label], bench.qrels)
+        run = out_of_fold(ranker, bench, folds)
+        evaluations[variant.label] = ev = evaluate_run(run, bench.qrels)
+        if not rows:
+            main = run
         rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
         step(variant.label)
-    main = runs[variants()[0].label]
-    main_eval = evaluate_run(main, bench.qrels)
+    main_eval = evaluations[variants()[0].label]
     for row in rows[1:]:  # each variant against the full model, query by query
-        test = paired_test(PAIRED, evaluate_run(runs[row["variant"]], bench.qrels).per_query[PAIRED], main_eval.per_query[PAIRED])
+        test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED])
         row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization}
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
     baseline_scores = {}

@@ -5,13 +5,8 @@ from __future__ import annotations
 import json
 
 from latin_intertext import DATASET_VERSION, HUB_REPO_ID
+from latin_intertext.benchmark import CONFIG_FEATURES
 from latin_intertext.publish.stats import stats_rows
-
-CONFIG_FEATURES = {
-    "corpus": [("id", "string"), ("text", "string"), ("author", "string"), ("work", "string"), ("book", "int64"), ("line", "int64"), ("tess_index", "string")],
-    "queries": [("id", "string"), ("text", "string"), ("vf_book", "int64"), ("line_start", "int64"), ("line_end", "int64"), ("query_phrases", "string"), ("n_parallels", "int64")],
-    "qrels": [("query-id", "string"), ("corpus-id", "string"), ("score", "float64")],
-}
 
 
 def _yaml(stats: dict) -> str:

@@ -14,6 +14,10 @@ _REPO_PART = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?"
 
 
 def check_repo_id(repo_id: str) -> str:
+    """Return ``repo_id`` if it is a valid Hugging Face repo id, else raise :class:`LatinIntertextError`.
+
+    Checked before validating or uploading anything, so that a typo fails at once with the rule, not after the work or
+    with the Hub's less helpful error."""
     if not re.fullmatch(f"{_REPO_PART}/{_REPO_PART}", repo_id) or "--" in repo_id or ".." in repo_id or repo_id.endswith(".git"):
         raise LatinIntertextError(
             f"--repo-id {repo_id!r} is not a Hugging Face repo id: give owner/name, e.g. PoetryMTEB/LatinEpicIntertextualityRetrieval "

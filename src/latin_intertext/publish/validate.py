@@ -9,45 +9,16 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 
-from latin_intertext.benchmark import CHECKSUMS, CONFIGS, Benchmark, config_path, load_benchmark, parse_checksums
+from latin_intertext.benchmark import Benchmark, checksum_problems, config_path, load_benchmark, schema_problems
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.stats import compare_with_reference, compute_stats
-from latin_intertext.publish.writer import beir_lines, file_checksums, schema
-
-
-def _schema_problems(root: Path) -> list[str]:
-    problems = []
-    for config in CONFIGS:
-        path = config_path(root, config)
-        if not path.is_file():
-            problems.append(f"{path}: missing")
-            continue
-        try:
-            actual = pq.read_schema(path)
-        except (pa.ArrowException, OSError) as exc:
-            problems.append(f"{path}: not a readable parquet file ({exc})")
-            continue
-        expected = schema(config)
-        if not actual.equals(expected, check_metadata=False):
-            problems.append(f"{path}: schema {actual.to_string(show_schema_metadata=False)!r} differs from {expected.to_string()!r}")
-    return problems
+from latin_intertext.publish.writer import beir_lines
 
 
 def _duplicates(ids, what: str) -> list[str]:
     return [f"{what}: id {i!r} occurs {n} times" for i, n in Counter(ids).items() if n > 1]
-
-
-def _checksum_problems(root: Path) -> list[str]:
-    if not (root / CHECKSUMS).is_file():
-        return [f"{root / CHECKSUMS}: missing; rebuild with `latin-intertext build`"]
-    (recorded, malformed), actual = parse_checksums(root), file_checksums(root)
-    problems = malformed + [f"{name}: listed in {CHECKSUMS} but missing" for name in recorded if name not in actual]
-    problems += [f"{name}: not listed in {CHECKSUMS}" for name in actual if name not in recorded]
-    problems += [f"{name}: sha256 {actual[name]} differs from recorded {digest}" for name, digest in recorded.items() if name in actual and actual[name] != digest]
-    return problems
 
 
 def _record_id(line: str) -> str:
@@ -80,13 +51,13 @@ def _beir_problems(root: Path, bench: Benchmark) -> list[str]:
 def validate_dataset(root: Path | str) -> list[str]:
     """Every problem found in a published folder; an empty list means it is valid."""
     root = Path(root)
-    problems = _schema_problems(root)
+    problems = schema_problems(root)
     if problems:
-        return problems + _checksum_problems(root)
+        return problems + checksum_problems(root)
     try:
         bench = load_benchmark(root, verify=False)  # the checksums are compared below, with every other problem
     except ValidationError as exc:
-        return [str(exc)] + _checksum_problems(root)
+        return [str(exc)] + checksum_problems(root)
     problems += _duplicates([d.id for d in bench.corpus], "corpus")
     problems += _duplicates([q.id for q in bench.queries], "queries")
     qrel_rows = pq.read_table(config_path(root, "qrels")).to_pylist()
@@ -111,4 +82,4 @@ def validate_dataset(root: Path | str) -> list[str]:
     card = (root / "README.md").read_text(encoding="utf-8") if (root / "README.md").is_file() else ""
     if f"<!-- stats: {json.dumps(stats, sort_keys=True)} -->" not in card:
         problems.append("README.md card does not carry the statistics computed from the data")
-    return problems + _beir_problems(root, bench) + _checksum_problems(root)
+    return problems + _beir_problems(root, bench) + checksum_problems(root)

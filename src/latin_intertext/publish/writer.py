@@ -7,7 +7,6 @@ renamed into place only once complete, so a failed build leaves no half-written 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict
 from pathlib import Path
@@ -15,18 +14,19 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from latin_intertext.benchmark import CHECKSUMS, Benchmark, config_path
+from latin_intertext.benchmark import CHECKSUMS, CONFIGS, Benchmark, config_path, dataset_files, schema
 from latin_intertext.build.dataset import BuildReport, build_benchmark
 from latin_intertext.outputs import atomic_dir, check_output_dir
-from latin_intertext.publish.card import CONFIG_FEATURES, render_card
+from latin_intertext.publish.card import render_card
 from latin_intertext.publish.stats import compute_stats
-from latin_intertext.sources.manifest import resolve_sources
+from latin_intertext.sources.manifest import resolve_sources, sha256_of
 
-_ARROW = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
-
-
-def schema(config: str) -> pa.Schema:
-    return pa.schema([(name, _ARROW[dtype]) for name, dtype in CONFIG_FEATURES[config]])
+BEIR_FILES = ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")  # under beir/, as beir_lines names them
+# Every file a build writes, by relative path: a folder holding nothing else is an earlier (perhaps damaged) build.
+BUILD_FILES = frozenset(
+    [config_path(Path(), c).as_posix() for c in CONFIGS] + [f"beir/{name}" for name in BEIR_FILES] + ["README.md", "stats.json", "build_report.json", CHECKSUMS]
+)
+BUILD_PATHS = BUILD_FILES | {parent.as_posix() for name in BUILD_FILES for parent in Path(name).parents} - {"."}
 
 
 def config_rows(bench: Benchmark) -> dict[str, list[dict]]:
@@ -62,10 +62,7 @@ def write_beir(bench: Benchmark, root: Path) -> None:
 
 def file_checksums(root: Path) -> dict[str, str]:
     """sha256 of every file under ``root`` except the checksum file itself, by relative path."""
-    out = {}
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.name != CHECKSUMS):
-        out[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return out
+    return {name: sha256_of(root / name) for name in dataset_files(root)}
 
 
 def write_checksums(root: Path) -> None:
@@ -89,8 +86,10 @@ def write_dataset(bench: Benchmark, report: BuildReport, out: Path) -> dict:
 
 
 def is_built_dataset(root: Path) -> bool:
-    """Whether ``root`` holds an earlier build (which a new build may replace)."""
-    return (root / CHECKSUMS).is_file() and (root / "stats.json").is_file()
+    """Whether ``root`` holds an earlier build (which a new build may replace), even a damaged one: some of the
+    build's files and folders (more than a README.md) and nothing else, so a folder with anything of the user's is never replaced."""
+    entries = {p.relative_to(root).as_posix() for p in root.rglob("*")}
+    return entries <= BUILD_PATHS and bool(entries - {"README.md"})
 
 
 def build_dataset(sources: Path | str | None, out: Path | str) -> tuple[dict, BuildReport]:

@@ -21,6 +21,7 @@ import numpy as np
 
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve.base import LearnedRetriever, register
 from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
@@ -244,8 +245,6 @@ class EvidenceRanker(LearnedRetriever):
         """One text file holding every member's LightGBM model, plus a JSON sidecar with the feature list."""
         if not self._boosters:
             raise LatinIntertextError("Nothing to save: fit() the ranker first (or run `latin-intertext train-ranker`).")
-        from latin_intertext.outputs import atomic_files
-
         with atomic_files(path, path.with_suffix(".json")) as (model, sidecar):  # both land, or neither
             model.write_text(MEMBER_SEPARATOR.join(b.model_to_string() for b in self._boosters), encoding="utf-8")
             sidecar.write_text(json.dumps({"features": self.feature_names, "params": self.params()}, indent=2) + "\n", encoding="utf-8")

@@ -27,7 +27,7 @@ from latin_intertext.paths import indexes_dir
 from latin_intertext.retrieve.base import Retriever
 from latin_intertext.serve.corpora import Corpus
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: pinned files only; blank lines listed, unpinned files reported
 SPARSE_RETRIEVER = "bm25-lemma-sparse"
 TESSERAE_INDEX = "tesserae-la"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from latin_intertext.errors import SourceError
-from latin_intertext.outputs import check_outputs
+from latin_intertext.outputs import check_output_dir
 from latin_intertext.paths import sources_cache_dir
 
 SOURCES_ENV = "LATIN_INTERTEXT_SOURCES"
@@ -91,9 +91,7 @@ def verify(root: Path, files: Iterable[SourceFile]) -> None:
 
 def fetch(files: list[SourceFile], dest: Path, on_file: Callable[[SourceFile], None] | None = None) -> Path:
     """Download every file missing or altered under ``dest``, verifying each before it is moved into place."""
-    if dest.exists() and not dest.is_dir():
-        raise SourceError(f"{dest} is a file; give --dest a folder to download the sources into.")
-    check_outputs(dest / ".probe", option="downloaded sources (--dest)")
+    dest = check_output_dir(dest, None, "downloaded sources", option="--dest")  # a folder added to, never replaced
     for entry in files:
         target = dest / entry.local_path
         if target.is_file() and sha256_of(target) == entry.sha256:

@@ -1,0 +1,181 @@
+"""outputs.py: symlinked outputs keep their link, files keep their mode, an output never replaces an input,
+a set of files lands whole or the old ones come back, and what killed runs left beside a folder is removed."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from latin_intertext import outputs
+from latin_intertext.cli import main
+from latin_intertext.outputs import OutputError, atomic_dir, atomic_file, atomic_files, check_outputs
+
+NOT_RUNNING = 2**22 + 1  # above the largest pid_max of Linux: no process has it
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _never(*_args, **_kwargs):
+    raise AssertionError("the work started before the outputs were checked")
+
+
+# -- 1. a symlinked output keeps its link --------------------------------------
+
+
+def test_a_symlinked_output_keeps_its_link_and_its_file_is_replaced(tmp_path):
+    (tmp_path / "store").mkdir()
+    real = tmp_path / "store" / "r.json"
+    real.write_text("old")
+    link = tmp_path / "r.json"
+    link.symlink_to(real)
+    with atomic_file(link) as tmp:
+        tmp.write_text("new")
+    assert link.is_symlink() and link.resolve() == real and real.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "store"] and [p.name for p in real.parent.iterdir()] == ["r.json"]
+
+
+# -- 2. modes: kept for an existing file, the umask's for a new one; a read-only file refused ------
+
+
+def test_an_existing_file_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_path):
+    private = tmp_path / "private.txt"
+    private.write_text("old")
+    private.chmod(0o600)
+    old_umask = os.umask(0o027)
+    try:
+        with atomic_files(private, tmp_path / "new.txt") as (a, b):
+            a.write_text("new")
+            b.write_text("new")
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600 and private.read_text() == "new"
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o640
+
+
+def test_an_output_file_that_is_not_writable_is_refused(tmp_path, monkeypatch):
+    locked = tmp_path / "locked.json"
+    locked.write_text("keep")
+    locked.chmod(0o444)
+    if os.geteuid() == 0:  # root may write anything: make os.access answer as it would for a user
+        real_access = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if (Path(p) == locked and mode == os.W_OK) else real_access(p, mode, **kw))
+    with pytest.raises(OutputError, match=r"locked\.json is not writable; make it writable \(chmod u\+w\)"):
+        check_outputs(locked, option="--json")
+    assert locked.read_text() == "keep"
+
+
+# -- 3. an output that is an input of the same command -------------------------
+
+
+def test_check_outputs_refuses_an_input_even_through_a_link(tmp_path):
+    run = tmp_path / "a.run"
+    run.write_text("q Q0 d 1 1.0 t\n")
+    (tmp_path / "link.run").symlink_to(run)
+    for out in (run, tmp_path / "link.run"):
+        with pytest.raises(OutputError, match=r"is read by this command; write the output elsewhere"):
+            check_outputs(out, inputs=[None, run])
+    assert check_outputs(tmp_path / "b.json", inputs=[run]) == [tmp_path / "b.json"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "{a}", "{b}", "--json", "{a}"],
+        ["compare", "{a}", "{b}", "--json", "{b}"],
+        ["leaderboard", "--run", "{a}", "--out", "{a}"],
+        ["evaluate", "--run", "{a}", "--json", "{a}"],
+    ],
+)
+def test_commands_refuse_to_write_over_a_run_they_read(tmp_path, capsys, argv):
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    for path in (a, b):
+        path.write_text("q Q0 d 1 1.0 t\n")
+    assert main([arg.format(a=a, b=b) for arg in argv] + ["--dataset", str(tmp_path / "nowhere")]) == 1
+    assert "isreadbythiscommand" in squash(capsys.readouterr().err)
+    assert a.read_text() == b.read_text() == "q Q0 d 1 1.0 t\n"
+
+
+def test_figures_refuses_a_readme_among_its_results_before_the_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("latin_intertext.cli.figures._run", _never)
+    readme = tmp_path / "results" / "leaderboard.md"
+    readme.parent.mkdir()
+    readme.write_text("".join(f"<!-- figures:{n} -->\nold\n<!-- /figures:{n} -->\n" for n in ("dataset", "leaderboard", "ranker")))
+    assert main(["figures", "--readme", str(readme), "--out-dir", str(tmp_path / "results")]) == 1
+    assert "leaderboard.mdisreadbythiscommand" in squash(capsys.readouterr().err)
+
+
+# -- 4. train-ranker --out with ~ ----------------------------------------------
+
+
+def test_train_ranker_reports_the_size_of_a_model_saved_under_home(tmp_path, monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    from latin_intertext.retrieve.ranker import EvidenceRanker
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(corpus=[], queries=[]))
+    monkeypatch.setattr(EvidenceRanker, "index", lambda self, corpus: self)
+    monkeypatch.setattr(EvidenceRanker, "fit", lambda self, bench: self)
+    monkeypatch.setattr(EvidenceRanker, "save", lambda self, path: Path(path).write_text("tree"))
+    assert main(["train-ranker", "--out", "~/m.txt", "--dataset", str(tmp_path)]) == 0
+    assert (tmp_path / "m.txt").read_text() == "tree" and "(4bytes)" in squash(capsys.readouterr().err)
+
+
+# -- 5. all or none: the old files come back -----------------------------------
+
+
+def test_atomic_files_puts_the_old_files_back_when_a_later_one_cannot_be_replaced(tmp_path):
+    a, b = tmp_path / "a.md", tmp_path / "b.png"
+    a.write_text("old a")
+    b.write_text("old b")
+    with pytest.raises(OSError):
+        with atomic_files(a, b) as (ta, tb):
+            ta.write_text("new a")
+            tb.write_text("new b")
+            b.unlink()
+            b.mkdir()  # b can no longer be replaced by a file, after a has been
+    assert a.read_text() == "old a" and b.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.png"]
+
+
+def test_atomic_dir_restores_the_old_folder_when_the_new_one_cannot_take_its_place(tmp_path, monkeypatch):
+    out = tmp_path / "idx"
+    out.mkdir()
+    (out / "meta.json").write_text("old")
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        if ".partial-" in Path(src).name:
+            raise OSError("disk full")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(outputs.os, "replace", failing_replace)
+    with pytest.raises(OSError, match="disk full"):
+        with atomic_dir(out) as tmp:
+            (tmp / "meta.json").write_text("new")
+    assert (out / "meta.json").read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["idx"]
+
+
+# -- 6. what killed runs left beside a folder ----------------------------------
+
+
+def test_atomic_dir_removes_what_killed_runs_left_beside_the_folder(tmp_path):
+    stale = [tmp_path / ".idx.partial-k2j3h4", tmp_path / f".idx.old-{NOT_RUNNING}-x9"]
+    for folder in stale:
+        (folder / "idx").mkdir(parents=True)
+        (folder / "idx" / "big.npz").write_bytes(b"x" * 100)
+    (tmp_path / ".idx.partial-stale-file").write_text("x")
+    kept = [tmp_path / f".idx.partial-{os.getpid()}-live", tmp_path / ".idxx.partial-other", tmp_path / "notes.txt"]
+    for path in kept:
+        path.write_text("mine")
+    with atomic_dir(tmp_path / "idx") as tmp:
+        (tmp / "meta.json").write_text("{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["idx", *(p.name for p in kept)])
+    assert (tmp_path / "idx" / "meta.json").read_text() == "{}"
