@@ -177,3 +177,12 @@ def test_create_app_from_dataset_folder(dataset_dir):
     c = TestClient(create_app(dataset_dir, retriever=FALLBACK_RETRIEVER))
     assert len(c.get("/api/queries").json()) == 482
     assert c.get("/api/search", params={"q": PASSAGE}).json()["hits"]
+
+
+def test_page_marks_the_fallback_retriever_and_says_why():
+    """No trained model in the test home: the header names bm25-lemma, marked as the fallback with the reason."""
+    page = TestClient(create_app(Searcher.from_tess([USER_TEXTS / "lucretius.sample.tess"]))).get("/")
+    assert page.status_code == 200
+    assert 'bm25-lemma <abbr title="best (the evidence ranker) has no trained model at' in page.text and "(fallback)</abbr>" in page.text
+    explicit = TestClient(create_app(Searcher.from_tess([USER_TEXTS / "lucretius.sample.tess"], retriever="bm25-lemma"))).get("/")
+    assert "(fallback)" not in explicit.text

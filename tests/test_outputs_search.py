@@ -166,3 +166,15 @@ def test_python_entry_points_expand_the_tilde(tmp_path, monkeypatch):
         with pytest.raises(LookupError):
             call()
     assert seen == [tmp_path / "datasets" / "LatinEpicIntertextualityRetrieval-1.0.0", tmp_path / "ds"]
+
+
+def test_search_says_why_it_uses_the_fallback(capsys):
+    """No trained model in the test home: the CLI names the fallback and how to train the model, in text and JSON."""
+    assert main(["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "by bm25-lemma" in captured.out and "note: best (the evidence ranker) has no trained model" in captured.err
+    assert "latin-intertext train-ranker" in captured.err.replace("\n", "")
+    assert main(["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "1", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["retriever"] == "bm25-lemma" and "no trained model" in payload["fallback"]
+

@@ -116,6 +116,8 @@ def search_command(
     validate_query(text, k)  # fail fast, before any index is built
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
+    if "fallback" in searcher.info:
+        Console(stderr=True, highlight=False).print(f"note: {escape(searcher.info['fallback'])}", soft_wrap=True)
     if tess:
         print_report(Console(stderr=True, highlight=False), searcher.corpus.report, ", ".join(map(str, tess)))
     if as_json:

@@ -331,6 +331,8 @@ class Searcher:
         """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``);
         ``report=True`` adds the corpus's size and its report (users' files: every line left out or renamed)."""
         out = {"query": text, "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
+        if "fallback" in self.info:  # why this is not the retriever the caller would expect
+            out["fallback"] = self.info["fallback"]
         return {**out, "lines": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
 
     def authors(self) -> list[tuple[str, str]]:
