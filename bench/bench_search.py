@@ -76,7 +76,7 @@ def main() -> None:
         sys.exit(f"no source mirror at {args.sources}; pass --sources or set LATIN_INTERTEXT_SOURCES")
 
     from latin_intertext.build.dataset import build_benchmark
-    from latin_intertext.serve.corpora import tesserae_la_files
+    from latin_intertext.sources.tesserae_la import pinned_files
     from latin_intertext.serve.index import index_dir
     from latin_intertext.serve.searcher import Searcher, build_tesserae_index
 
@@ -93,7 +93,7 @@ def main() -> None:
     scored = latencies(lambda t: searcher.scores(t, 10, None), texts)
     report(f"search over the benchmark ({len(texts)} queries)", searched, scored, TARGET_BENCH_MS)
 
-    files = tesserae_la_files(args.sources)
+    files, _ = pinned_files(args.sources)
     if args.reuse_index:
         folder, tmp = index_dir(), None
         print(f"Tesserae-la index: reusing {folder}")

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def squash(text: str) -> str:
+    """Rich wraps long lines on a non-terminal; compare text with whitespace removed."""
+    return re.sub(r"\s+", "", text)
 
 
 def skip_or_fail(message: str):

@@ -12,14 +12,9 @@ import pytrec_eval
 from latin_intertext.cli import main
 from latin_intertext.retrieve.base import REGISTRY, LearnedRetriever, RetrieverSpec
 
-from conftest import FIXTURES
+from conftest import FIXTURES, squash
 
 RUNS = FIXTURES / "runs"
-
-
-def squash(text: str) -> str:
-    """Rich wraps long lines on a non-terminal; compare text with whitespace removed."""
-    return re.sub(r"\s+", "", text)
 
 
 def beir_qrels(dataset_dir) -> dict[str, dict[str, int]]:

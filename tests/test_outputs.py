@@ -4,7 +4,6 @@ a set of files lands whole or the old ones come back, and what killed runs left 
 from __future__ import annotations
 
 import os
-import re
 import stat
 from pathlib import Path
 
@@ -14,11 +13,9 @@ from latin_intertext import outputs
 from latin_intertext.cli import main
 from latin_intertext.outputs import OutputError, atomic_dir, atomic_file, atomic_files, check_outputs
 
+from conftest import squash
+
 NOT_RUNNING = 2**22 + 1  # above the largest pid_max of Linux: no process has it
-
-
-def squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
 
 
 def _never(*_args, **_kwargs):

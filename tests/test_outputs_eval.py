@@ -4,7 +4,6 @@ and run files that are not UTF-8, empty or missing queries are reported, not sco
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import numpy as np
@@ -15,10 +14,7 @@ from latin_intertext.errors import InputError
 from latin_intertext.evaluate.runs import read_trec_run
 from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec
 
-
-def squash(text: str) -> str:
-    """Rich wraps long lines on a non-terminal; compare text with whitespace removed."""
-    return re.sub(r"\s+", "", text)
+from conftest import squash
 
 
 class _Positional(Retriever):

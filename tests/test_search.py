@@ -10,7 +10,8 @@ import pytest
 from latin_intertext import latin
 from latin_intertext.cli import main
 from latin_intertext.errors import InputError, LatinIntertextError
-from latin_intertext.serve.corpora import UnknownAuthorError, locus_key, tess_corpus, tesserae_la_files
+from latin_intertext.serve.corpora import UnknownAuthorError, locus_key, tess_corpus
+from latin_intertext.sources.tesserae_la import pinned_files
 from latin_intertext.serve import searcher as searcher_module
 from latin_intertext.serve.explain import match_words
 from latin_intertext.serve.searcher import (
@@ -207,7 +208,7 @@ def test_every_registered_retriever_searches(monkeypatch, tmp_path, trained_mode
 
 
 def test_ids_unique_over_all_tesserae_la(sources_dir):
-    files = tesserae_la_files(sources_dir)
+    files, _ = pinned_files(sources_dir)
     assert len(files) == 614
     corpus = tess_corpus(files, lenient=True, name="tesserae-la")
     ids = [d.id for d in corpus.lines]

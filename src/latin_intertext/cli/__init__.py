@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.outputs import write_outputs
 
 app = typer.Typer(
     name="latin-intertext",
@@ -18,6 +19,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console(stderr=True)
+
+
+
+def write_and_say(*outputs) -> None:
+    """``outputs.write_outputs`` (all land, or none), then say on stderr what was written."""
+    for path in write_outputs(*outputs):
+        console.print(f"wrote {path}", highlight=False)
+
 
 # Modules that add subcommands to ``app``, in the pipeline's order.
 COMMAND_MODULES = ("data", "vectors", "evaluation", "ranker", "search", "figures")

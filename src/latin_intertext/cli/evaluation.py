@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Collection, Iterator, Optional
+from typing import Collection, Iterator, Optional
 
 import typer
 from rich.console import Console
@@ -12,14 +12,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from latin_intertext.benchmark import Benchmark, Run, load_benchmark
-from latin_intertext.cli import app, console
+from latin_intertext.cli import app, console, write_and_say
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS
 from latin_intertext.evaluate.report import RunReport, build_report
 from latin_intertext.evaluate.runs import read_trec_run, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, paired_test
-from latin_intertext.outputs import beside, check_outputs, write_json, write_outputs
+from latin_intertext.outputs import beside, check_outputs, write_json
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
 
@@ -45,12 +45,6 @@ def warn_missing(run: Run, query_ids: Collection[str], source: str) -> None:
     if missing:
         few = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
         console.print(f"[yellow]warning:[/] no results for {len(missing)} queries of {len(query_ids)} in {source} ({few}); they score 0.", highlight=False)
-
-
-def _write(*outputs: tuple[Optional[Path], Callable[[Path], object]]) -> None:
-    """``write_outputs``, then say what was written."""
-    for path in write_outputs(*outputs):
-        console.print(f"wrote {path}", highlight=False)
 
 
 @contextmanager
@@ -122,7 +116,7 @@ def evaluate(
         warn_missing(scored, [q.id for q in bench.queries], f"the run of {name}")
     report = build_report(scored, bench, name, config, resamples)
     print_report(report)
-    _write((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
+    write_and_say((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
 
 
 @app.command()
@@ -148,7 +142,7 @@ def compare(
     out.print(table)
     data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
             "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap} for t in tests}}
-    _write((json_path, lambda tmp: write_json(data, tmp)))
+    write_and_say((json_path, lambda tmp: write_json(data, tmp)))
 
 
 @app.command()
@@ -191,4 +185,4 @@ def leaderboard(
         raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")
     markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard ({bench.path})")
     out.print(markdown, markup=False)
-    _write((out_path, lambda tmp: tmp.write_text(markdown, encoding="utf-8")), (png, lambda tmp: plot(entries, tmp)))
+    write_and_say((out_path, lambda tmp: tmp.write_text(markdown, encoding="utf-8")), (png, lambda tmp: plot(entries, tmp)))

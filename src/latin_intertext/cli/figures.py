@@ -18,9 +18,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from latin_intertext.cli import app, main
+from latin_intertext.cli import app, main, write_and_say
 from latin_intertext.errors import LatinIntertextError
-from latin_intertext.outputs import check_outputs, write_outputs
+from latin_intertext.outputs import check_outputs
 from latin_intertext.paths import default_dataset_dir
 
 err = Console(stderr=True)
@@ -64,8 +64,7 @@ def figures(
         text = readme.read_text(encoding="utf-8")
         for name, body in blocks.items():
             text = splice(text, name, body)
-        for path in write_outputs(*((out_dir / name, partial(shutil.copyfile, work / name)) for name in RESULTS), (readme, lambda tmp: tmp.write_text(text, encoding="utf-8"))):
-            err.print(f"wrote {path}", highlight=False)
+        write_and_say(*((out_dir / name, partial(shutil.copyfile, work / name)) for name in RESULTS), (readme, lambda tmp: tmp.write_text(text, encoding="utf-8")))
     err.print(f"[green]updated[/] {readme} ({', '.join(blocks)}) and {out_dir}")
 
 

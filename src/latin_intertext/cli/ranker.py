@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from latin_intertext.cli import app
-from latin_intertext.outputs import beside, check_outputs, write_json, write_outputs
+from latin_intertext.cli import app, write_and_say
+from latin_intertext.outputs import beside, check_outputs, write_json
 from latin_intertext.paths import default_dataset_dir
 
 err = Console(stderr=True)
@@ -62,11 +62,9 @@ def ranker_report(
         result = report(bench, cv, on_step=lambda label: bar.update(task, advance=1, description=label))
     markdown = to_markdown(result)
     print(markdown)
-    written = write_outputs(
+    write_and_say(
         (out, lambda tmp: tmp.write_text(markdown, encoding="utf-8")),
         (png, lambda tmp: plot(result, tmp)),
         (save_run, lambda tmp: write_trec_run(result["run"], tmp, tag="evidence-ranker-cv")),
         (json_out, lambda tmp: write_json({k: v for k, v in result.items() if k != "run"}, tmp)),
     )
-    for path in written:
-        err.print(f"wrote {path}", highlight=False)

@@ -197,6 +197,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
     rankers = {Variant("").index_options: plain}
     step("indexed")
     rows, evaluations, skipped = [], {}, []
+    full = variants()[0].label  # the model the other rows are tested against, and whose run the report keeps
     for variant in variants():
         try:
             if variant.index_options not in rankers:
@@ -210,11 +211,11 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
             setattr(ranker, option, value)
         run = out_of_fold(ranker, bench, folds)
         evaluations[variant.label] = ev = evaluate_run(run, bench.qrels)
-        if not rows:
+        if variant.label == full:
             main = run
         rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
         step(variant.label)
-    main_eval = evaluations[variants()[0].label]
+    main_eval = evaluations[full]
     for row in rows[1:]:  # each variant against the full model, query by query
         test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED])
         row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization}

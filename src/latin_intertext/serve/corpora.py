@@ -35,7 +35,7 @@ from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.latin import strip_diacritics
 from latin_intertext.sources.gold import WORKS
 from latin_intertext.sources.tess import TessLine, TessText
-from latin_intertext.sources.tesserae_la import TessRead, read_tess, tess_files
+from latin_intertext.sources.tesserae_la import TessRead, read_tess
 
 # File stems of the benchmark's four epics, as named in naacl2021/ and tesserae-la/.
 EPIC_STEMS = {"vergil.aeneid": "vergil", "lucan.bellum_civile": "lucan", "ovid.metamorphoses": "ovid", "statius.thebaid": "statius"}
@@ -262,7 +262,3 @@ def tess_corpus(
     if not builder.lines:
         raise InputError(f"No verse lines in {', '.join(map(str, displays or paths))}.", hint="A .tess file has lines like '<lucr. 1.1>\tAeneadum genetrix, hominum divomque voluptas,'.")
     return builder.build()
-
-
-# The pinned .tess files of Tesserae-la (the one reader of Tesserae-la lives in sources.tesserae_la).
-tesserae_la_files = tess_files

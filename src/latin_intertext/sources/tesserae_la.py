@@ -100,11 +100,6 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
     return TessRead(text, duplicates, malformed)
 
 
-def tess_files(sources: Path | str | None = None) -> list[Path]:
-    """The pinned ``.tess`` files of the corpus, verified against the manifest (see :func:`source_files`)."""
-    return pinned_files(sources)[0]
-
-
 def pinned_files(sources: Path | str | None = None) -> tuple[list[Path], list[Path]]:
     """The verified files the manifest pins, and the other ``.tess`` files of the ``tesserae-la/`` folder,
     which nothing reads (their sha256 is not pinned) and callers report as ignored."""
