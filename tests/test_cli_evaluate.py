@@ -10,7 +10,7 @@ import pytest
 import pytrec_eval
 
 from latin_intertext.cli import main
-from latin_intertext.retrieve.base import REGISTRY, LearnedRetriever, RetrieverSpec
+from latin_intertext.retrieve.base import REGISTRY, REQUIREMENTS, LearnedRetriever, RetrieverSpec
 
 from conftest import FIXTURES, squash
 
@@ -159,7 +159,8 @@ def _broken():
 def fake_retrievers(monkeypatch):
     _FakeLearned.fitted = []
     monkeypatch.setitem(REGISTRY, "fake-learned", RetrieverSpec("fake-learned", _FakeLearned, "test double", learned=True))
-    monkeypatch.setitem(REGISTRY, "fake-broken", RetrieverSpec("fake-broken", _broken, "needs an extra", needs=("imaginary extra",)))
+    monkeypatch.setitem(REGISTRY, "fake-broken", RetrieverSpec("fake-broken", _FakeLearned, "needs an extra", needs=("imaginary extra",)))
+    monkeypatch.setitem(REQUIREMENTS, "imaginary extra", _broken)
 
 
 def test_learned_retriever_requires_cv_and_never_fits_on_test_queries(dataset_dir, fake_retrievers, tmp_path, capsys):
@@ -185,6 +186,7 @@ def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm2
     assert main(named) == 1
     err = squash(capsys.readouterr().err)
     assert squash("--retriever fake-broken cannot run here (needs imaginary extra): No module named 'imaginary_extra'") in err
+    assert "bm25:nDCG@10" not in err, "refused before any retriever ran, not after bm25"
     assert not md.exists()
     everything = retrieve.load_all()
     monkeypatch.setattr(retrieve, "load_all", lambda: {n: everything[n] for n in ("bm25", "fake-broken", "fake-learned")})

@@ -117,9 +117,8 @@ def test_card_is_reproduced_by_render_card(dataset_dir):
     # the spec card's fixed text (/work/shared/spec/dataset-card.md), as literals
     assert "```bibtex\n" + SPEC_BIBTEX + "\n```" in card
     assert "\nlicense: cc-by-4.0\n" in card.split("\n---\n")[0]  # the Hub's YAML header
-    assert "\nLicense: CC BY 4.0 (packaging; the classical texts are in the public domain).\n" in card  # spec: CC BY 4.0 (packaging; classical texts are public domain)
-    # spec: "Relevance: Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant"
-    assert "\nRelevance: scholar-curated parallels (score 1.0); for a multi-line target every line is relevant;\n" in card
+    assert "\nLicense: CC BY 4.0 (packaging; classical texts are public domain).\n" in card  # the spec's words
+    assert "\nRelevance: Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant.\n" in card
     assert "\n# Latin Epic Intertextuality Retrieval (v1.0.0)\n" in card and "Gold parallels: Burns et al., NAACL-HLT 2021, 945 curated pairs." in card
     assert 'load_dataset("PoetryMTEB/LatinEpicIntertextualityRetrieval", "qrels")["test"]' in card
     assert "| relevant docs / query | 2.03 (min=1, max=10) |" in card  # spec: 2.03 (min=1, max=10)

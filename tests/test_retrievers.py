@@ -71,6 +71,23 @@ def test_dense_ranks_the_parallel_first(mini_corpus, mini_queries, monkeypatch, 
 # --- Tesserae v3 formula, by hand -------------------------------------------------------------
 
 
+def test_needs_are_checked_before_any_work(monkeypatch, tmp_path):
+    """Every declared need has a cheap check; without trained vectors, the retrievers that need them are refused
+    with the command that makes them, and those without needs pass."""
+    from latin_intertext.errors import LatinIntertextError
+    from latin_intertext.retrieve import load_all
+    from latin_intertext.retrieve.base import REQUIREMENTS, check_needs
+
+    registry = load_all()
+    assert {need for spec in registry.values() for need in spec.needs} <= set(REQUIREMENTS)
+    monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(tmp_path))  # no vectors trained here
+    for name in ("word2vec", "word2vec-tuned", "evidence-ranker-themes"):
+        with pytest.raises(LatinIntertextError, match="latin-intertext train-vectors"):
+            check_needs(name)
+    check_needs("bm25")
+    check_needs("best")
+
+
 def test_rare_pair_distance_counts_words_between_the_two_rarest_inclusive():
     # 1/f: the rarest are at positions 3 (20) and 0 (10): words 0..3 -> 4
     assert rare_pair_distance([0, 3, 5], [10.0, 20.0, 5.0]) == 4

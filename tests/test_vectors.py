@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from latin_intertext.benchmark import CorpusLine
@@ -32,8 +35,8 @@ def test_lenient_reader_lists_malformed_lines_and_keeps_the_rest():
     lines = read_lines(MINI / "messy.tess", report, "messy.tess")
     assert [l.text for l in lines] == ["fortis nauta ratem ducit", "non est citatio", "mater flet natum"]
     assert report.malformed == ["messy.tess:3: no <citation> followed by a tab or space: 'this line has no citation at all'"]
-    assert report.skipped == 1  # the duplicate citation 1.3
-    assert report.blank == 1  # the genuinely blank line, not the malformed one
+    assert report.skipped == ["messy.tess:6: duplicate citation <mini. carm. 1.3> (first at line 5)"]
+    assert report.blank == ["messy.tess:4: blank line"]  # the genuinely blank line, not the malformed one
     assert report.lines == 3 and report.files == 1
 
 
@@ -49,6 +52,11 @@ def test_lemmatised_corpus_is_cached_and_counts_frequencies(sources_dir, small_v
     assert corpus.path == cache
     assert len(corpus) == small_vectors.lines and corpus.ids.size == small_vectors.words
     assert corpus.report.files == 60 and corpus.report.malformed  # the first texts do hold malformed lines
+    report = corpus.report
+    assert report.blank and all(re.fullmatch(r"tesserae-la/\S+\.tess:\d+: blank line", b) for b in report.blank)
+    assert all(re.match(r"tesserae-la/\S+\.tess:\d+: ", s) for s in report.skipped + report.malformed)
+    sidecar = json.loads(small_vectors.report_path.read_text())  # what training left out, listed beside the vectors
+    assert sidecar["corpus"] == report.to_dict() and sidecar["lemmatiser"] == latin.LEMMATISER_VERSION
     assert all(isinstance(w, str) for w in corpus.vocab[:10])
     freqs = lemma_frequencies(str(sources_dir), SMALL["limit_files"])
     assert freqs.n_tokens == corpus.ids.size and freqs.n_lines == len(corpus)

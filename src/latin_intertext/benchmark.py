@@ -164,13 +164,16 @@ def checksum_problems(root: Path, names: list[str] | None = None) -> list[str]:
     return problems
 
 
-def _read_rows(root: Path, config: str) -> list[dict]:
-    """The rows of one config (whose schema was checked), or a :class:`ValidationError` naming the file if its data is damaged."""
-    path = config_path(root, config)
-    try:
-        return pq.read_table(path).to_pylist()
-    except (pa.ArrowException, OSError) as exc:
-        raise ValidationError(f"{path}: not a readable parquet file ({exc}). {_rebuild(root)}") from exc
+def read_rows(root: Path) -> dict[str, list[dict]]:
+    """The rows of every config (whose schemas were checked), or a :class:`ValidationError` naming the file whose data is damaged."""
+    rows = {}
+    for config in CONFIGS:
+        path = config_path(root, config)
+        try:
+            rows[config] = pq.read_table(path).to_pylist()
+        except (pa.ArrowException, OSError) as exc:
+            raise ValidationError(f"{path}: not a readable parquet file ({exc}). {_rebuild(root)}") from exc
+    return rows
 
 
 def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
@@ -181,16 +184,19 @@ def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
         raise ValidationError(
             f"{root} is not a built dataset folder: missing {', '.join(missing)}. Run `latin-intertext build --out {root}` first."
         )
-    stats_path = root / "stats.json"
     problems = []
     if verify:
         read = [config_path(Path(), c).as_posix() for c in CONFIGS]
-        found = checksum_problems(root, read + ["stats.json"] if stats_path.is_file() else read)
+        found = checksum_problems(root, read + ["stats.json"] if (root / "stats.json").is_file() else read)
         problems += [f"{root / name}: {what}" for name, _, what in (p.partition(": ") for p in found)]
     problems += schema_problems(root)
     if problems:
         raise ValidationError("\n".join(problems) + f". {_rebuild(root)}")
-    rows = {config: _read_rows(root, config) for config in CONFIGS}
+    return benchmark_from_rows(root, read_rows(root))
+
+
+def benchmark_from_rows(root: Path, rows: dict[str, list[dict]]) -> Benchmark:
+    """The benchmark held by the rows of a folder's configs (see :func:`read_rows`) and its ``stats.json``."""
     corpus = [CorpusLine(**row) for row in rows["corpus"]]
     queries = [Query(**row) for row in rows["queries"]]
     qrels: Qrels = {}
@@ -198,6 +204,7 @@ def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
         if row["score"] is None:
             raise ValidationError(f"{config_path(root, 'qrels')}: row {n} has no score. {_rebuild(root)}")
         qrels.setdefault(row["query-id"], {})[row["corpus-id"]] = int(row["score"])
+    stats_path = root / "stats.json"
     try:
         card = json.loads(stats_path.read_text(encoding="utf-8")) if stats_path.is_file() else {}
     except ValueError as exc:

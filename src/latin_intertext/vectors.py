@@ -40,6 +40,7 @@ class TrainingResult:
     seconds_lemmatise: float
     seconds_train: float
     corpus_summary: str
+    report_path: Path  # the sidecar, which lists every corpus line left out
 
 
 def _corpus_text_file(corpus) -> Path:
@@ -110,8 +111,8 @@ def train_vectors(
         callbacks=[_Progress()],
     )
     t2 = time.perf_counter()
-    save_vectors(model.wv, path)
-    return TrainingResult(path, len(model.wv), len(corpus), int(corpus.ids.size), t1 - t0, t2 - t1, corpus.report.summary())
+    save_vectors(model.wv, path, corpus.report.to_dict())
+    return TrainingResult(path, len(model.wv), len(corpus), int(corpus.ids.size), t1 - t0, t2 - t1, corpus.report.summary(), _sidecar(path))
 
 
 def stable_hash(text: str) -> int:
@@ -119,8 +120,9 @@ def stable_hash(text: str) -> int:
     return zlib.crc32(text.encode("utf-8"))
 
 
-def save_vectors(kv, path: Path | str) -> Path:
-    """Save lemma vectors with a sidecar naming the lemmatiser whose lemmas they are keyed by: all files land, or none."""
+def save_vectors(kv, path: Path | str, corpus_report: dict | None = None) -> Path:
+    """Save lemma vectors with a sidecar naming the lemmatiser whose lemmas they are keyed by (and, if given, what
+    reading their training corpus counted and left out): all files land, or none."""
     path, sidecar = check_outputs(Path(path), _sidecar(Path(path)), option="vectors file")
     path.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))  # same filesystem: parts are renamed, not copied
@@ -130,7 +132,7 @@ def save_vectors(kv, path: Path | str) -> Path:
         with atomic_files(*(path.with_name(part.name) for part in parts), sidecar) as tmps:
             for part, tmp in zip(parts, tmps):
                 shutil.move(part, tmp)  # a rename (a copy only if a symlinked target lies on another filesystem)
-            tmps[-1].write_text(_provenance(), encoding="utf-8")
+            tmps[-1].write_text(_provenance(corpus_report), encoding="utf-8")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return path
@@ -140,9 +142,9 @@ def _sidecar(path: Path) -> Path:
     return path.with_name(path.name + ".json")
 
 
-def _provenance() -> str:
-    """The sidecar's text: which lemmatiser's lemmas the vectors are keyed by."""
-    return json.dumps({"lemmatiser": LEMMATISER_VERSION}) + "\n"
+def _provenance(corpus_report: dict | None = None) -> str:
+    """The sidecar's text: which lemmatiser's lemmas the vectors are keyed by, and the training corpus's report."""
+    return json.dumps({"lemmatiser": LEMMATISER_VERSION} | ({"corpus": corpus_report} if corpus_report else {}), indent=1) + "\n"
 
 
 def load_vectors(path: Path | str | None = None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Collection, Iterator, Optional
+from typing import Iterator, Optional
 
 import typer
 from rich.console import Console
@@ -15,7 +15,7 @@ from latin_intertext.benchmark import Benchmark, Run, load_benchmark
 from latin_intertext.cli import app, console, write_and_say
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
-from latin_intertext.evaluate.metrics import HEADLINE, METRICS
+from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation
 from latin_intertext.evaluate.report import RunReport, build_report
 from latin_intertext.evaluate.runs import read_trec_run, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, paired_test
@@ -33,18 +33,15 @@ def _benchmark(dataset: Optional[Path]) -> Benchmark:
 
 
 def _read_run(path: Path, bench: Benchmark) -> Run:
-    query_ids = [q.id for q in bench.queries]
-    run = read_trec_run(path, set(query_ids), bench.doc_index)
-    warn_missing(run, query_ids, str(path))
-    return run
+    return read_trec_run(path, {q.id for q in bench.queries}, bench.doc_index)
 
 
-def warn_missing(run: Run, query_ids: Collection[str], source: str) -> None:
-    """Warn that ``run`` (from ``source``) lacks some queries: they score 0, which must not pass unnoticed."""
-    missing = sorted(q for q in query_ids if q not in run)
+def warn_missing(evaluation: Evaluation, source: str) -> None:
+    """Warn that the run from ``source`` lacks some queries: they score 0, which must not pass unnoticed."""
+    missing = evaluation.missing
     if missing:
         few = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
-        console.print(f"[yellow]warning:[/] no results for {len(missing)} queries of {len(query_ids)} in {source} ({few}); they score 0.", highlight=False)
+        console.print(f"[yellow]warning:[/] no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source} ({few}); they score 0.", highlight=False)
 
 
 @contextmanager
@@ -107,14 +104,14 @@ def evaluate(
     bench = _benchmark(dataset)
     config: dict = {"dataset": str(bench.path), "k": k}
     if run is not None:
-        name, scored = run.name, _read_run(run, bench)
+        name, scored, source = run.name, _read_run(run, bench), str(run)
         config["run_file"] = str(run)
     else:
         result = _retrieve(retriever, bench, k, cv)
-        name, scored = result.name, result.run
+        name, scored, source = result.name, result.run, f"the run of {result.name}"
         config.update({"cv_folds": cv, "seconds": round(result.seconds, 3), "folds": [f.describe() for f in result.folds]})
-        warn_missing(scored, [q.id for q in bench.queries], f"the run of {name}")
     report = build_report(scored, bench, name, config, resamples)
+    warn_missing(report.evaluation, source)
     print_report(report)
     write_and_say((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
 
@@ -133,6 +130,8 @@ def compare(
     check_outputs(json_path, inputs=[run_a, run_b])
     bench = _benchmark(dataset)
     a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
+    for path, evaluation in ((run_a, a), (run_b, b)):
+        warn_missing(evaluation, str(path))
     tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED) for m in HEADLINE]
     table = Table(title=f"A = {run_a.name}, B = {run_b.name} ({len(a.query_ids)} queries, paired)")
     for col in ("metric", "A", "B", "A - B", "95% CI", "p (randomization)", "p (bootstrap)"):
@@ -158,29 +157,43 @@ def leaderboard(
     """Evaluate every registered retriever (learned ones out of fold) and any run files on one table."""
     from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, to_markdown
     from latin_intertext.retrieve import load_all, resolve_name
+    from latin_intertext.retrieve.base import check_needs
 
     png = beside(out_path, ".png", "bar chart")
     check_outputs(out_path, png, option="--out", inputs=run)
     registry = load_all()
+    specs = [registry[resolve_name(name)] for name in retriever or list(registry)]
+    skipped: list[Skipped] = []
+
+    def cannot_run(spec, exc: Exception) -> None:
+        needs = f" (needs {', '.join(spec.needs)})" if spec.needs else ""
+        if retriever:  # asked for by name: a table without it would not be what was asked
+            raise LatinIntertextError(f"--retriever {spec.name} cannot run here{needs}: {exc}") from exc
+        skipped.append(Skipped(spec.name, f"{exc}{needs}"))
+        console.print(f"[yellow]skipped[/] {spec.name}{needs}: {exc}", highlight=False)
+
+    ready = []
+    for spec in specs:  # refuse or skip what cannot run before any long work
+        try:
+            check_needs(spec.name)
+            ready.append(spec)
+        except (ImportError, LatinIntertextError) as exc:
+            cannot_run(spec, exc)
     bench = _benchmark(dataset)
     runs = [(p, _read_run(p, bench)) for p in run]  # fail on a bad run file before any long work
     entries: list[Entry] = []
-    skipped: list[Skipped] = []
-    for name in retriever or list(registry):
-        spec = registry[resolve_name(name)]
+    for spec in ready:
         try:
             result = _retrieve(spec.name, bench, k, cv if spec.learned else None)
-        except (ImportError, LatinIntertextError) as exc:
-            needs = f" (needs {', '.join(spec.needs)})" if spec.needs else ""
-            if retriever:  # asked for by name: a table without it would not be what was asked
-                raise LatinIntertextError(f"--retriever {name} cannot run here{needs}: {exc}") from exc
-            skipped.append(Skipped(spec.name, f"{exc}{needs}"))
-            console.print(f"[yellow]skipped[/] {spec.name}{needs}: {exc}", highlight=False)
+        except (ImportError, LatinIntertextError) as exc:  # a failure no cheap check foresaw
+            cannot_run(spec, exc)
             continue
         note = f"{cv}-fold CV" if spec.learned else ""
         entries.append(Entry(spec.name, build_report(result.run, bench, spec.name, {"k": k}, resamples), result.seconds, note))
         console.print(f"{spec.name}: nDCG@10 {entries[-1].report.metrics['ndcg_at_10']:.4f} in {result.seconds:.1f}s", highlight=False)
-    entries += [Entry(p.name, build_report(r, bench, p.name, {"run_file": str(p)}, resamples), None, "run file") for p, r in runs]
+    for path, scored in runs:
+        entries.append(Entry(path.name, build_report(scored, bench, path.name, {"run_file": str(path)}, resamples), None, "run file"))
+        warn_missing(entries[-1].report.evaluation, str(path))
     if not entries:
         raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")
     markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard ({bench.path})")

@@ -39,7 +39,7 @@ def train_vectors_command(
             on_epoch=lambda _epoch: progress.advance(training),
         )
         progress.update(reading, completed=n_files)
-    console.print(f"corpus: {result.corpus_summary}")
+    console.print(f"corpus: {result.corpus_summary} (every line left out is listed in {result.report_path})")
     console.print(
         f"saved {result.vocabulary:,} lemma vectors to {result.path} "
         f"(lemmatising {result.seconds_lemmatise:.0f}s, training {result.seconds_train:.0f}s)"

@@ -72,7 +72,11 @@ class Evaluation:
 
     query_ids: tuple[str, ...]
     per_query: dict[str, np.ndarray]  # metric name -> values aligned with query_ids
-    n_missing: int = 0  # queries with qrels the run did not answer (scored 0)
+    missing: tuple[str, ...] = ()  # queries with qrels the run did not answer (scored 0)
+
+    @property
+    def n_missing(self) -> int:
+        return len(self.missing)
 
     @cached_property
     def means(self) -> dict[str, float]:
@@ -95,7 +99,7 @@ def evaluate_run(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS
     qrels = {q: {d: int(r) for d, r in docs.items()} for q, docs in qrels.items() if any(r > 0 for r in docs.values())}
     query_ids = tuple(sorted(qrels))
     full = {q: {d: float(s) for d, s in run.get(q, {}).items()} for q in query_ids}
-    n_missing = sum(1 for q in query_ids if q not in run)
+    missing = tuple(q for q in query_ids if q not in run)
     per_query: dict[str, np.ndarray] = {}
     plain = [m for m in metrics.values() if not m.cut_run]
     if plain:
@@ -107,4 +111,4 @@ def evaluate_run(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS
             cut = {q: dict(ranked(docs, m.k)) for q, docs in full.items()}
             scores = pytrec_eval.RelevanceEvaluator(qrels, {m.request}).evaluate(cut)
             per_query[m.name] = np.array([scores[q][m.trec_key] for q in query_ids])
-    return Evaluation(query_ids, {name: per_query[name] for name in metrics}, n_missing)
+    return Evaluation(query_ids, {name: per_query[name] for name in metrics}, missing)

@@ -75,8 +75,8 @@ Built by `latin-intertext build` from the pinned sources; every figure below is 
 
 {feature_tables}
 
-Relevance: scholar-curated parallels (score 1.0); for a multi-line target every line is relevant;
-qrels are deduplicated per (query-id, corpus-id). `query_phrases` (JSON list of the span's distinct
+Relevance: Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant.
+The qrels are deduplicated per (query-id, corpus-id). `query_phrases` (JSON list of the span's distinct
 `Query Phrase` values, in file order) and `n_parallels` are annotations for analysis: retrievers must not read them.
 
 ## Source quirks and how this build handles them
@@ -120,7 +120,7 @@ qrels = load_dataset("{HUB_REPO_ID}", "qrels")["test"]
 }}
 ```
 
-License: CC BY 4.0 (packaging; the classical texts are in the public domain).
+License: CC BY 4.0 (packaging; classical texts are public domain).
 
 <!-- stats: {json.dumps(stats, sort_keys=True)} -->
 """

@@ -9,9 +9,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
-from latin_intertext.benchmark import Benchmark, checksum_problems, config_path, load_benchmark, schema_problems
+from latin_intertext.benchmark import Benchmark, benchmark_from_rows, checksum_problems, read_rows, schema_problems
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.stats import compare_with_reference, compute_stats
 from latin_intertext.publish.writer import beir_lines
@@ -54,13 +52,14 @@ def validate_dataset(root: Path | str) -> list[str]:
     problems = schema_problems(root)
     if problems:
         return problems + checksum_problems(root)
-    try:
-        bench = load_benchmark(root, verify=False)  # the checksums are compared below, with every other problem
+    try:  # the schemas were checked above; the checksums are compared below, with every other problem
+        rows = read_rows(root)
+        bench = benchmark_from_rows(root, rows)
     except ValidationError as exc:
         return [str(exc)] + checksum_problems(root)
     problems += _duplicates([d.id for d in bench.corpus], "corpus")
     problems += _duplicates([q.id for q in bench.queries], "queries")
-    qrel_rows = pq.read_table(config_path(root, "qrels")).to_pylist()
+    qrel_rows = rows["qrels"]
     problems += _duplicates([(r["query-id"], r["corpus-id"]) for r in qrel_rows], "qrels")
     doc_ids = {d.id for d in bench.corpus}
     query_ids = {q.id for q in bench.queries}

