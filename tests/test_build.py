@@ -111,6 +111,19 @@ def test_query_phrases_n_parallels_and_qrels_match_the_gold_file(benchmark, sour
     assert first.n_parallels == 7
 
 
+def test_readme_examples_of_parallels_the_gold_does_not_list(benchmark):
+    """The README's examples of close verbal parallels missing from the gold: the cited line is in the qrels, the
+    uncited one is not, and both hold the query's phrase."""
+    text = {d.id: d.text for d in benchmark.corpus}
+    queries = {q.id: q.text for q in benchmark.queries}
+    for query, cited, uncited, phrase in (
+        ("vf-1-795-795", "vergil-4-372", "vergil-9-209", "aequis"),
+        ("vf-1-209-209", "vergil-3-40", "vergil-7-95", "vox reddita"),
+    ):
+        assert cited in benchmark.qrels[query] and uncited not in benchmark.qrels[query]
+        assert phrase in queries[query] and phrase in text[cited] and phrase in text[uncited]
+
+
 # --- source quirks, on the real sources -------------------------------------------------------
 
 
