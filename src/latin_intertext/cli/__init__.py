@@ -21,7 +21,6 @@ app = typer.Typer(
 console = Console(stderr=True)
 
 
-
 def write_and_say(*outputs) -> None:
     """``outputs.write_outputs`` (all land, or none), then say on stderr what was written."""
     for path in write_outputs(*outputs):

@@ -21,7 +21,7 @@ import hashlib
 import json
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
@@ -57,10 +57,6 @@ class TessRead:
     @property
     def blank_lines(self) -> list[Skipped]:
         return [s for s in self.text.skipped if s.reason == "blank line"]
-
-    @property
-    def blank(self) -> int:
-        return len(self.blank_lines)
 
     @property
     def without_text(self) -> list[Skipped]:
@@ -135,7 +131,7 @@ class CorpusReport:
         )
 
     def to_dict(self) -> dict:
-        return {"files": self.files, "lines": self.lines, "words": self.words, "malformed": self.malformed, "skipped": self.skipped, "blank": self.blank}
+        return asdict(self)
 
 
 @dataclass
