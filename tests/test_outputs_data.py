@@ -4,7 +4,6 @@ bad destinations are clear errors (exit 1, no traceback) that name the file and 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq

@@ -177,4 +177,3 @@ def test_search_says_why_it_uses_the_fallback(capsys):
     assert main(["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "1", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["retriever"] == "bm25-lemma" and "no trained model" in payload["fallback"]
-

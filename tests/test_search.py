@@ -11,7 +11,6 @@ from latin_intertext import latin
 from latin_intertext.cli import main
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.corpora import UnknownAuthorError, locus_key, tess_corpus
-from latin_intertext.sources.tesserae_la import pinned_files
 from latin_intertext.serve import searcher as searcher_module
 from latin_intertext.serve.explain import match_words
 from latin_intertext.serve.searcher import (
@@ -23,6 +22,7 @@ from latin_intertext.serve.searcher import (
     Searcher,
     build_tesserae_index,
 )
+from latin_intertext.sources.tesserae_la import pinned_files
 
 USER_TEXTS = Path(__file__).parent / "fixtures" / "user_texts"
 LUCRETIUS = USER_TEXTS / "lucretius.sample.tess"
