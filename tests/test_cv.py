@@ -9,7 +9,7 @@ from typing import Mapping
 import pytest
 
 from latin_intertext.benchmark import Benchmark, Query
-from latin_intertext.evaluate.cv import cross_validate, grouped_folds, span_groups
+from latin_intertext.evaluate.cv import cross_validate, grouped_folds, sample_groups, span_groups, training_ids
 from latin_intertext.retrieve.base import LearnedRetriever, Retriever
 
 MIN_GAP = 3
@@ -140,3 +140,25 @@ def test_cross_validate_never_fits_a_retriever_that_does_not_learn(benchmark, fo
 
     run = cross_validate(Plain, benchmark, folds)
     assert set(run) == {q.id for q in benchmark.queries}
+
+
+@pytest.mark.parametrize("fraction", [0.25, 0.5, 0.75])
+def test_a_share_of_the_training_folds_is_whole_span_groups_and_no_test_query(benchmark, folds, fraction):
+    """The learning curve's smaller training sets: about ``fraction`` of the other folds' queries, drawn as whole
+    span groups (neighbouring VF lines stay together), the same for the same seed and never a test query."""
+    for fold in folds:
+        train = [q for q in benchmark.queries if q.id not in set(fold.test_ids)]
+        ids = training_ids(benchmark, fold, fraction, seed=1)
+        assert not set(ids) & set(fold.test_ids)
+        assert fraction * len(train) <= len(ids) < fraction * len(train) + max(len(g) for g in span_groups(train))
+        for group in span_groups(train):
+            assert len({q.id for q in group} & set(ids)) in (0, len(group))
+        assert ids == training_ids(benchmark, fold, fraction, seed=1)
+        assert set(ids) != set(training_ids(benchmark, fold, fraction, seed=2))
+    assert training_ids(benchmark, folds[0]) == [q.id for q in benchmark.queries if q.id not in set(folds[0].test_ids)]
+
+
+@pytest.mark.parametrize("fraction", [0, -0.5, 1.5])
+def test_a_share_outside_zero_to_one_is_refused(benchmark, fraction):
+    with pytest.raises(ValueError, match="fraction must be in"):
+        sample_groups(benchmark.queries, fraction)

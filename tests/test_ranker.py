@@ -481,8 +481,9 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         return fit(self, train)
 
     monkeypatch.setattr(EvidenceRanker, "fit", recording_fit)
-    report = ablation.ranker_report(bench, 2, baselines=("bm25",))
-    assert fitted == [(150, 0, True)] * 2 + [(7, 4, True)] * 2 + [(150, 0, False)] * 2
+    report = ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
+    # then the learning curve: the full model's settings again, whatever the last row set, one fit per fold and draw
+    assert fitted == [(150, 0, True)] * 2 + [(7, 4, True)] * 2 + [(150, 0, False)] * 2 + [(150, 0, True)] * 2 * len(ablation.LEARNING_SEEDS)
     assert [r["variant"] for r in report["ablation"]] == [v.label for v in rows]
     assert "vs_full" not in report["ablation"][0]  # each other row is tested against the full model, query by query
     for row in report["ablation"][1:]:
@@ -491,6 +492,37 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report["ablation"][0]["ndcg_at_10"])
         assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p " in ablation.to_markdown(report)
     assert ablation.FIXED_SETTINGS == {"n_estimators": EvidenceRanker().n_estimators, "seed": 0}
+
+
+def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus, monkeypatch, tmp_path):
+    """Each point fits every fold's model on whole span groups of the other folds only; the last point is the full
+    model's own figures; the markdown tabulates the curve and the chart draws it."""
+    from latin_intertext.evaluate import ablation
+
+    bench = spaced_bench(corpus)
+    folds = grouped_folds(bench.queries, 2)
+    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)")])
+    fitted, fit = [], EvidenceRanker.fit
+    monkeypatch.setattr(EvidenceRanker, "fit", lambda self, train: fitted.append({q.id for q in train.queries}) or fit(self, train))
+    report = ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
+    curve = report["learning_curve"]
+    assert [row["fraction"] for row in curve] == [0.5, 1.0]
+    assert curve[-1]["training_queries"] == 4 and {m: curve[-1][m] for m in ablation.REPORTED} == {m: report["metrics"][m] for m in ablation.REPORTED}
+    draws = fitted[2:]  # after the full model's two folds
+    assert len(draws) == 2 * len(ablation.LEARNING_SEEDS)
+    for i, train in enumerate(draws):
+        test = set(folds[i % 2].test_ids)
+        assert len(train) == 2 and not train & test
+    assert curve[0]["training_queries"] == 2
+    low, high = curve[0]["range"]["ndcg_at_10"]
+    assert low <= curve[0]["ndcg_at_10"] <= high
+    markdown = ablation.to_markdown(report)
+    assert f"| 2 | 50% | {curve[0]['ndcg_at_10']:.4f} [{low:.4f}, {high:.4f}] |" in markdown
+    assert f"| 4 | 100% | {curve[1]['ndcg_at_10']:.4f} | {curve[1]['recall_at_100']:.4f} |" in markdown
+    assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    fitted.clear()
+    assert ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=())["learning_curve"] == [] and len(fitted) == 2
+    assert "Learning curve" not in ablation.to_markdown({**report, "learning_curve": []})
 
 
 def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):

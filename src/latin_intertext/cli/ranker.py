@@ -45,7 +45,7 @@ def ranker_report(
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the figures as JSON here.")] = None,
     save_run: Annotated[Optional[Path], typer.Option("--save-run", help="Write the out-of-fold run (TREC format).")] = None,
 ) -> None:
-    """Cross-validated figures, author prior on/off, feature ablation and the paired test against the best baseline."""
+    """Cross-validated figures, author prior on/off, feature ablation, a learning curve and the paired test against the best baseline."""
     from latin_intertext.benchmark import load_benchmark
     from latin_intertext.evaluate.ablation import plot, ranker_report as report, registered_baselines, to_markdown, variants
     from latin_intertext.evaluate.runs import write_trec_run
@@ -56,7 +56,7 @@ def ranker_report(
     check_outputs(out, png, json_out, save_run)
     bench = load_benchmark(dataset)
 
-    steps = 1 + len(variants()) + len(registered_baselines())
+    steps = 2 + len(variants()) + len(registered_baselines())  # the index, each variant, the learning curve, each baseline
     with Progress(console=err) as bar:
         task = bar.add_task("cross-validating the evidence ranker", total=steps)
         result = report(bench, cv, on_step=lambda label: bar.update(task, advance=1, description=label))

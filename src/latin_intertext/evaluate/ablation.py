@@ -16,7 +16,7 @@ import numpy as np
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate import charts
-from latin_intertext.evaluate.cv import grouped_folds, out_of_fold
+from latin_intertext.evaluate.cv import Fold, grouped_folds, out_of_fold, training_ids
 from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
 from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
@@ -74,6 +74,31 @@ def variants() -> list[Variant]:
         + [Variant("settings: another bag (random seeds 4-7 instead of 0-3)", settings=(("seed", 4),))]
         + [Variant(ORACLE_LABEL, oracle=True)]
     )
+
+
+# shares of the training folds' queries the learning curve fits on, each drawn by these seeds (the full share is the model's own row)
+LEARNING_FRACTIONS = (0.25, 0.5, 0.75)
+LEARNING_SEEDS = (0, 1, 2)
+
+
+def learning_curve(
+    ranker: EvidenceRanker, bench: Benchmark, folds: list[Fold], full: Mapping[str, float],
+    fractions: tuple[float, ...] = LEARNING_FRACTIONS, seeds: tuple[int, ...] = LEARNING_SEEDS,
+) -> list[dict]:
+    """How the out-of-fold figures grow with the gold the ranker learns from: each fold's model fitted on a share
+    of the training folds' queries (whole span groups, each share drawn by every seed, means reported), the test
+    folds unchanged; ``full`` (the model's own figures) is the last point. Would more gold like this reach the targets?"""
+    rows = []
+    for fraction in fractions:
+        draws = [evaluate_run(out_of_fold(ranker, bench, folds, train_fraction=fraction, seed=seed), bench.qrels).means for seed in seeds]
+        sizes = [len(training_ids(bench, fold, fraction, seed)) for seed in seeds for fold in folds]
+        rows.append({
+            "fraction": fraction, "training_queries": float(np.mean(sizes)),
+            **{m: float(np.mean([d[m] for d in draws])) for m in REPORTED},
+            "range": {m: [min(d[m] for d in draws), max(d[m] for d in draws)] for m in REPORTED},
+        })
+    sizes = [len(training_ids(bench, fold)) for fold in folds]
+    return rows + [{"fraction": 1.0, "training_queries": float(np.mean(sizes)), **{m: full[m] for m in REPORTED}}]
 
 
 ORACLE_LABEL = "oracle, not a retriever: full model + which query words the gold phrases quote"
@@ -188,9 +213,13 @@ def lexical_ceiling(rows: list[dict], depth: int = 100) -> tuple[float, float]:
     return now, sum(r["share"] * (1.0 if i < N_LEXICAL else r[key]) for i, r in enumerate(rows))
 
 
-def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] | None = None, on_step: Callable[[str], None] | None = None) -> dict:
+def ranker_report(
+    bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] | None = None, on_step: Callable[[str], None] | None = None,
+    learning_fractions: tuple[float, ...] = LEARNING_FRACTIONS,
+) -> dict:
     """``baselines``: default every registered baseline; one that cannot run here (no word vectors, no dense
-    extra) is skipped and listed with the reason, as is a variant that needs what is missing."""
+    extra) is skipped and listed with the reason, as is a variant that needs what is missing.
+    ``learning_fractions``: the shares of the training queries the learning curve fits on (none: no curve)."""
     step = on_step or (lambda _s: None)
     folds = grouped_folds(bench.queries, n_folds)
     plain = EvidenceRanker().index(bench.corpus)
@@ -216,6 +245,10 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
         rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
         step(variant.label)
     main_eval = evaluations[full]
+    for option, value in variants()[0].fit_options.items():  # the full model's settings, whatever the last row set
+        setattr(plain, option, value)
+    curve = learning_curve(plain, bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
+    step("learning curve")
     for row in rows[1:]:  # each variant against the full model, query by query
         test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED])
         row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization}
@@ -241,6 +274,7 @@ def ranker_report(bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...]
         "metrics": main_eval.means,
         "ci95": {m: (c.low, c.high) for m, c in ci.items()},
         "ablation": rows,
+        "learning_curve": curve,
         "baselines": {n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
         "best_baseline": best,
         "paired_tests": [{**t.__dict__, "ci95": t.ci95.as_list()} for t in tests],
@@ -291,6 +325,13 @@ def to_markdown(report: dict) -> str:
         test = row.get("vs_full")
         delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
         lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
+    if report.get("learning_curve"):
+        lines += ["", "Learning curve: each fold's model fitted on a share of the training folds' queries (whole span groups, "
+                  f"{len(LEARNING_SEEDS)} random draws per share, mean [lowest, highest]), the test folds unchanged:", ""]
+        lines += ["| training queries per fold | share | nDCG@10 | Recall@100 |", "|---|---|---|---|"]
+        for row in report["learning_curve"]:
+            spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
+            lines.append(f"| {row['training_queries']:.0f} | {row['fraction']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
     for t in report["paired_tests"]:
@@ -306,11 +347,13 @@ PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
 
 def plot(report: dict, path: Path | str) -> Path:
     """The report at a glance: each variant's nDCG@10 and Recall@100 against the best baseline and the targets,
-    and how many relevant lines of each kind of lexical evidence the top 100 holds."""
+    how many relevant lines of each kind of lexical evidence the top 100 holds, and the learning curve."""
     plt = charts.pyplot()
     rows = report["ablation"][::-1]
     baseline = report["baselines"][report["best_baseline"]]
-    fig, axes = plt.subplots(1, 3, figsize=(16, 0.3 * len(rows) + 1.8), gridspec_kw={"width_ratios": [2.2, 2.2, 2]}, layout="constrained")
+    curve = report.get("learning_curve") or []
+    widths = [2.2, 2.2, 2] + ([1.6] if curve else [])
+    fig, axes = plt.subplots(1, len(widths), figsize=(4.4 * len(widths), 0.3 * len(rows) + 1.8), gridspec_kw={"width_ratios": widths}, layout="constrained")
     colours = ["#c44e52" if r["variant"] == ORACLE_LABEL else "#1f3d7a" if r is report["ablation"][0] else "#4c72b0" for r in rows]
     for ax, (metric, label) in zip(axes, PLOTTED):
         values = [r[metric] for r in rows]
@@ -333,4 +376,24 @@ def plot(report: dict, path: Path | str) -> Path:
     axes[2].invert_yaxis()
     axes[2].set_xlabel("relevant lines")
     axes[2].legend(fontsize=7, loc="lower right")
+    if curve:
+        _plot_learning_curve(axes[3], curve)
     return charts.save(fig, path, dpi=110)
+
+
+def _plot_learning_curve(ax, curve: list[dict]) -> None:
+    """Each metric against the training queries per fold (log scale), draws' range as error bars, targets dotted."""
+    sizes = [row["training_queries"] for row in curve]
+    for (metric, label), colour in zip(PLOTTED, ("#1f3d7a", "#c44e52")):
+        means = [row[metric] for row in curve]
+        low = [m - row["range"][metric][0] if "range" in row else 0 for m, row in zip(means, curve)]
+        high = [row["range"][metric][1] - m if "range" in row else 0 for m, row in zip(means, curve)]
+        ax.errorbar(sizes, means, yerr=[low, high], color=colour, marker="o", capsize=3, label=label)
+        ax.axhline(TARGETS[metric], color=colour, ls=":", lw=1)
+        ax.text(sizes[0], TARGETS[metric], f"target {label}", color=colour, fontsize=7, va="bottom")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes, [f"{s:.0f}" for s in sizes], fontsize=7)
+    ax.minorticks_off()
+    ax.set_xlabel("training queries per fold")
+    ax.set_title("learning curve, out of fold", fontsize=9)
+    ax.legend(fontsize=7, loc="center right")

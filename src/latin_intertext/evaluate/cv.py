@@ -8,6 +8,7 @@ fitted on the training folds only; the out-of-fold run is what gets reported.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Callable
 
@@ -38,6 +39,21 @@ def span_groups(queries: list[Query], min_gap: int = 3) -> list[list[Query]]:
             groups.append([q])
             reach = q.line_end
     return groups
+
+
+def sample_groups(queries: list[Query], fraction: float, seed: int = 0, min_gap: int = 3) -> list[str]:
+    """Ids of whole span groups drawn at random until they hold ``fraction`` of ``queries`` (at least one group):
+    a smaller training set that still never splits neighbouring VF lines."""
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], not {fraction}")
+    groups = span_groups(queries, min_gap)
+    random.Random(seed).shuffle(groups)
+    ids: list[str] = []
+    for group in groups:
+        if ids and len(ids) >= fraction * len(queries):
+            break
+        ids += [q.id for q in group]
+    return ids
 
 
 def grouped_folds(queries: list[Query], n_folds: int = 5, min_gap: int = 3) -> list[Fold]:
@@ -79,20 +95,29 @@ def cross_validate(
     return out_of_fold(make().index(benchmark.corpus), benchmark, folds, k, on_fold)
 
 
+def training_ids(benchmark: Benchmark, fold: Fold, fraction: float = 1.0, seed: int = 0) -> list[str]:
+    """The queries ``fold``'s model is fitted on: the other folds', or a ``fraction`` of them (see :func:`sample_groups`)."""
+    test = set(fold.test_ids)
+    train = [q for q in benchmark.queries if q.id not in test]
+    return [q.id for q in train] if fraction == 1 else sample_groups(train, fraction, seed)
+
+
 def out_of_fold(
     retriever: Retriever,
     benchmark: Benchmark,
     folds: list[Fold],
     k: int = 1000,
     on_fold: Callable[[Fold], None] | None = None,
+    train_fraction: float = 1.0,
+    seed: int = 0,
 ) -> Run:
-    """Each fold's queries searched by ``retriever`` (already indexed), fitted afresh on the other folds only."""
+    """Each fold's queries searched by ``retriever`` (already indexed), fitted afresh on the other folds only
+    (on a ``train_fraction`` of their queries, whole span groups drawn with ``seed``, for a learning curve)."""
     run: Run = {}
     texts = benchmark.query_texts
     for fold in folds:
-        test = set(fold.test_ids)
         if isinstance(retriever, LearnedRetriever):
-            retriever.fit(benchmark.subset([q.id for q in benchmark.queries if q.id not in test]))
+            retriever.fit(benchmark.subset(training_ids(benchmark, fold, train_fraction, seed)))
         run.update(retriever.search({q: texts[q] for q in fold.test_ids}, k))
         if on_fold:
             on_fold(fold)
