@@ -48,6 +48,12 @@ class Variant:
         """What fitting depends on, applied to the shared ranker before each variant's folds."""
         return {"author_prior": self.author_prior, "drop_families": self.drop, "monotone": self.monotone, **FIXED_SETTINGS, **dict(self.settings)}
 
+    def configure(self, ranker: EvidenceRanker) -> EvidenceRanker:
+        """``ranker`` set to fit as this variant (a shared ranker keeps whatever the last variant set otherwise)."""
+        for option, value in self.fit_options.items():
+            setattr(ranker, option, value)
+        return ranker
+
     @property
     def index_options(self) -> tuple[str | None, str | None, bool]:
         """What the indexed ranker depends on (its index's background rarity and vectors, and whether it is the
@@ -82,16 +88,16 @@ LEARNING_SEEDS = (0, 1, 2)
 
 
 def learning_curve(
-    ranker: EvidenceRanker, bench: Benchmark, folds: list[Fold], full: Mapping[str, float],
-    fractions: tuple[float, ...] = LEARNING_FRACTIONS, seeds: tuple[int, ...] = LEARNING_SEEDS,
+    ranker: EvidenceRanker, bench: Benchmark, folds: list[Fold], full: Mapping[str, float], fractions: tuple[float, ...] = LEARNING_FRACTIONS,
 ) -> list[dict]:
     """How the out-of-fold figures grow with the gold the ranker learns from: each fold's model fitted on a share
-    of the training folds' queries (whole span groups, each share drawn by every seed, means reported), the test
-    folds unchanged; ``full`` (the model's own figures) is the last point. Would more gold like this reach the targets?"""
+    of the training folds' queries (whole span groups, each share drawn once per seed of ``LEARNING_SEEDS``, which the
+    report's text counts; means reported), the test folds unchanged; ``full`` (the model's own figures) is the last
+    point. Would more gold like this reach the targets?"""
     rows = []
     for fraction in fractions:
-        draws = [evaluate_run(out_of_fold(ranker, bench, folds, train_fraction=fraction, seed=seed), bench.qrels).means for seed in seeds]
-        sizes = [len(training_ids(bench, fold, fraction, seed)) for seed in seeds for fold in folds]
+        draws = [evaluate_run(out_of_fold(ranker, bench, folds, train_fraction=fraction, seed=seed), bench.qrels).means for seed in LEARNING_SEEDS]
+        sizes = [len(training_ids(bench, fold, fraction, seed)) for seed in LEARNING_SEEDS for fold in folds]
         rows.append({
             "fraction": fraction, "training_queries": float(np.mean(sizes)),
             **{m: float(np.mean([d[m] for d in draws])) for m in REPORTED},
@@ -235,19 +241,14 @@ def ranker_report(
             skipped.append({"name": variant.label, "reason": str(exc)})
             step(variant.label)
             continue
-        ranker = rankers[variant.index_options]
-        for option, value in variant.fit_options.items():
-            setattr(ranker, option, value)
-        run = out_of_fold(ranker, bench, folds)
+        run = out_of_fold(variant.configure(rankers[variant.index_options]), bench, folds)
         evaluations[variant.label] = ev = evaluate_run(run, bench.qrels)
         if variant.label == full:
             main = run
         rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
         step(variant.label)
     main_eval = evaluations[full]
-    for option, value in variants()[0].fit_options.items():  # the full model's settings, whatever the last row set
-        setattr(plain, option, value)
-    curve = learning_curve(plain, bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
+    curve = learning_curve(variants()[0].configure(plain), bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
     step("learning curve")
     for row in rows[1:]:  # each variant against the full model, query by query
         test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED])
