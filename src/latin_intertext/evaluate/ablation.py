@@ -232,8 +232,9 @@ def ranker_report(
     rankers = {Variant("").index_options: plain}
     step("indexed")
     rows, evaluations, skipped = [], {}, []
-    full = variants()[0].label  # the model the other rows are tested against, and whose run the report keeps
-    for variant in variants():
+    specs = variants()
+    full = specs[0].label  # the model the other rows are tested against, and whose run the report keeps
+    for variant in specs:
         try:
             if variant.index_options not in rankers:
                 rankers[variant.index_options] = variant.ranker(bench, plain)
@@ -248,7 +249,8 @@ def ranker_report(
         rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
         step(variant.label)
     main_eval = evaluations[full]
-    curve = learning_curve(variants()[0].configure(plain), bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
+    full_ranker = specs[0].configure(rankers[specs[0].index_options])
+    curve = learning_curve(full_ranker, bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
     step("learning curve")
     for row in rows[1:]:  # each variant against the full model, query by query
         test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED])
