@@ -7,7 +7,8 @@ simplemma, whose Latin dictionary mostly spells consonantal u as ``v``, so
 folded forms are retried with ``v`` restored. Enclitics (-que, -ne, -ve) are
 split off where the lexicon knows the base and not the whole form (and -que off
 unknown names). Lemmas get one spelling across editions (:func:`canonical_lemma`);
-words no lexicon knows get a guessed stem (:func:`guess_stem`).
+words no lexicon knows get a guessed stem (:func:`guess_stem`). A word capitalised
+inside a sentence is read as a name where simplemma has one (:func:`name_lemma`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 2
+LEMMATISER_VERSION = 3
 
 
 def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:
@@ -182,10 +183,16 @@ def lemmatize(form: str) -> str:
     return guess_stem(canonical_lemma(fold(form)))
 
 
+_GREEK_EUS_CASE = re.compile(r"(?<=...)e(?:a|os|o)$")  # Nerea, Nereos, Nereo: cases of Nereus
+
+
 def _greek_nominatives(form: str) -> tuple[str, ...]:
-    """Nominatives a Greek accusative in -n may come from (*Phasin*: *Phasis*; *Aenean*: *Aeneas*), which the lexicon lacks."""
+    """Nominatives of Greek cases the lexicon lacks: an accusative in -n (*Phasin*: *Phasis*; *Aenean*: *Aeneas*)
+    and the cases of names in -eus (*Nerea*, *Nereos*: *Nereus*)."""
     if len(form) >= 4 and form[-1] == "n" and form[-2] in _VOWELS:
         return (form[:-1] + "s", form[:-1])
+    if _GREEK_EUS_CASE.search(form):
+        return (_GREEK_EUS_CASE.sub("eus", form),)
     return ()
 
 
@@ -205,9 +212,12 @@ def guess_stem(folded: str) -> str:
 
     Both lexicons miss many Greek and mythological names, and simplemma returns an unknown form unchanged, so
     *Cleonaeo* would never meet *Cleonaei*, nor *Hippotades* *Hippotadae*. Both become ``cleon``/``hippotad`` here.
+    Names in -on with a stem in -ont- lose the ``t``, so that *Phlegethontis* meets *Phlegethon*.
     A stem shorter than four letters is not trusted: the form is kept.
     """
     stem = _FINAL_VOWELS.sub("", _CASE_ENDING.sub("", folded))
+    if stem.endswith("ont"):
+        stem = stem[:-1]
     return stem if len(stem) >= MIN_GUESSED_STEM else folded
 
 
@@ -219,16 +229,46 @@ def _norm(word: str) -> tuple[str, str, str]:
 
 
 @lru_cache(maxsize=None)
-def _analyse(word: str) -> tuple[str, str, str]:
+def name_lemma(base: str) -> str | None:
+    """The folded lemma of a lower-case form read as a name, where simplemma has one (*aeneas*: *Aeneas*, *ueneris*:
+    *Venus*, *marte*: *Mars*), else None.
+
+    simplemma keys names by their capitalised spelling, and its lower-case readings of their forms are other words
+    (*aeneus* "of bronze", *uenio*, *martes* "marten").
+    """
+    for spelling in spellings(base):
+        titled = spelling[:1].upper() + spelling[1:]
+        if simplemma.is_known(titled, lang="la"):
+            lemma = simplemma.lemmatize(titled, lang="la")
+            return canonical_lemma(fold(lemma)) if lemma[:1].isupper() else None
+    return None
+
+
+@lru_cache(maxsize=None)
+def _analyse(word: str, name: bool = False) -> tuple[str, str, str]:
     norm, base, clitic = _norm(word)
-    return norm, lemmatize(base), clitic
+    return norm, (name and name_lemma(base)) or lemmatize(base), clitic
+
+
+_SENTENCE_OPENER = re.compile(r"[.!?:;\"'“‘«(]")
+
+
+def _read_as_names(text: str, spans: list[tuple[str, int, int]]) -> list[bool]:
+    """Which words are names: capitalised inside a sentence. A capital that opens the text, a sentence
+    (after . ! ?) or a speech (after : ; or a quotation mark) is read as usual (*Inde*, *Media*)."""
+    flags, previous_end = [], None
+    for word, start, end in spans:
+        flags.append(word[:1].isupper() and previous_end is not None and not _SENTENCE_OPENER.search(text, previous_end, start))
+        previous_end = end
+    return flags
 
 
 def tokenize(text: str) -> list[Token]:
     """Word tokens of ``text`` with folded forms and lemmas; enclitics are recorded, not counted as words."""
     tokens = []
-    for position, (word, start, end) in enumerate(words(text)):
-        norm, lemma, clitic = _analyse(word)
+    spans = words(text)
+    for position, ((word, start, end), name) in enumerate(zip(spans, _read_as_names(text, spans), strict=True)):
+        norm, lemma, clitic = _analyse(word, name)
         tokens.append(Token(word, norm, lemma, position, start, end, clitic))
     return tokens
 
@@ -240,7 +280,8 @@ def forms(text: str) -> list[str]:
 
 def lemmas(text: str) -> list[str]:
     """Folded lemmas of the words of ``text``; the same as ``[t.lemma for t in tokenize(text)]``."""
-    return [_analyse(w)[1] for w in _word_strings(text)]
+    spans = words(text)
+    return [_analyse(word, name)[1] for (word, _, _), name in zip(spans, _read_as_names(text, spans), strict=True)]
 
 
 @lru_cache(maxsize=None)
@@ -251,9 +292,13 @@ def _lexicon():
 
 
 def lemma_candidates(word: str) -> frozenset[str]:
-    """Every lemma a form may belong to: simplemma's choice plus the lexicon's alternatives."""
+    """Every lemma a form may belong to: simplemma's choice plus the lexicon's alternatives, a gerundive's verb and,
+    for a capitalised word, its reading as a name (which a capital opening a sentence leaves open)."""
     norm, lemma, _ = _analyse(word)
-    return frozenset({lemma, *(canonical_lemma(candidate) for candidate in _lexicon().lookup(norm))})
+    lexicon = _lexicon()
+    name = name_lemma(_norm(word)[1]) if word[:1].isupper() else None
+    alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
+    return frozenset({lemma, *(canonical_lemma(candidate) for candidate in alternatives), *([name] if name else [])})
 
 
 def has_latin_words(text: str) -> bool:

