@@ -263,14 +263,18 @@ def _read_as_names(text: str, spans: list[tuple[str, int, int]]) -> list[bool]:
     return flags
 
 
+def _analysed_words(text: str) -> list[tuple[tuple[str, int, int], tuple[str, str, str]]]:
+    """Each word of ``text`` with its offsets and its (folded form, lemma, enclitic), names read in context."""
+    spans = words(text)
+    return [(span, _analyse(span[0], name)) for span, name in zip(spans, _read_as_names(text, spans), strict=True)]
+
+
 def tokenize(text: str) -> list[Token]:
     """Word tokens of ``text`` with folded forms and lemmas; enclitics are recorded, not counted as words."""
-    tokens = []
-    spans = words(text)
-    for position, ((word, start, end), name) in enumerate(zip(spans, _read_as_names(text, spans), strict=True)):
-        norm, lemma, clitic = _analyse(word, name)
-        tokens.append(Token(word, norm, lemma, position, start, end, clitic))
-    return tokens
+    return [
+        Token(word, norm, lemma, position, start, end, clitic)
+        for position, ((word, start, end), (norm, lemma, clitic)) in enumerate(_analysed_words(text))
+    ]
 
 
 def forms(text: str) -> list[str]:
@@ -280,8 +284,7 @@ def forms(text: str) -> list[str]:
 
 def lemmas(text: str) -> list[str]:
     """Folded lemmas of the words of ``text``; the same as ``[t.lemma for t in tokenize(text)]``."""
-    spans = words(text)
-    return [_analyse(word, name)[1] for (word, _, _), name in zip(spans, _read_as_names(text, spans), strict=True)]
+    return [lemma for _span, (_norm_form, lemma, _clitic) in _analysed_words(text)]
 
 
 @lru_cache(maxsize=None)
