@@ -25,7 +25,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 3
+LEMMATISER_VERSION = 4
 
 
 def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:
@@ -63,6 +63,15 @@ _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 # Spellings of one lemma that no prefix rule covers.
 _LEMMA_VARIANTS = {"tento": "tempto", "tentatus": "tempto", "temptatus": "tempto"}
+# Frequent forms in verse whose simplemma lemma is none of their readings in Whitaker's Words (*oris*: *auris*, *ratus*:
+# *rattus* "rat", *nouis*: *nos*, *iusta*: *iuxta*), or splits one noun three ways (*fata*, *fato*, *fatis*: *fata*,
+# *fatum*, *fatus*); each gets the reading epic verse mostly means. Tests check each against both lexicons.
+SIMPLEMMA_ERRORS = {
+    "quoque": "quoque", "oris": "ora", "tergo": "tergum", "uiris": "uir", "iusta": "iustus", "nouis": "nouus",
+    "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
+    "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
+    "minor": "paruus", "ratus": "reor", "senis": "senex",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,11 +185,37 @@ def _known_exact(form: str) -> bool:
 @lru_cache(maxsize=None)
 def lemmatize(form: str) -> str:
     """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
+    if (corrected := SIMPLEMMA_ERRORS.get(fold(form))) is not None:
+        return corrected
     for candidate in (form, *_greek_nominatives(form)):
         for spelling in spellings(candidate):
             if simplemma.is_known(spelling, lang="la"):
-                return canonical_lemma(fold(simplemma.lemmatize(spelling, lang="la")))
+                return canonical_lemma(_base_headword(fold(form), fold(simplemma.lemmatize(spelling, lang="la"))))
     return guess_stem(canonical_lemma(fold(form)))
+
+
+# simplemma files some headwords under a word derived from them: the positive of many adjectives under its comparative
+# or superlative (*grauis*: *grauior*, *altus*: *altior*, *nouus*: *nouissimus*) and masculine agent nouns under their
+# feminine (*uictor*: *uictrix*), while every other form gets the headword (*graui*: *grauis*, *uictorem*: *uictor*).
+_DERIVED_LEMMA = re.compile(r"(?:ior|issimus|rrimus|llimus|trix)$")
+_DERIVED_FORM = re.compile(r"ior|ius|issim|rrim|llim|tri[cx]")
+
+
+def _base_headword(folded: str, lemma: str) -> str:
+    """The headword a form filed under a derived word (above) belongs to: the derived word's own lemma where Whitaker's
+    Words allows it for the form (*suprema*: *superior*: *superus*), else the form itself or Words' one lemma for it.
+    Deponent verbs (*patitur*: *patior*) keep their lemma: it is its own, and Words knows nothing else for the form."""
+    if not _DERIVED_LEMMA.search(lemma) or _DERIVED_FORM.search(folded):
+        return lemma
+    allowed = {canonical_lemma(candidate) for candidate in _lexicon().lookup(folded)}
+    known = [spelling for spelling in spellings(lemma) if simplemma.is_known(spelling, lang="la")]
+    base = fold(simplemma.lemmatize(known[0], lang="la")) if known else lemma
+    if base != lemma and (base == folded or base in allowed):
+        return base
+    if folded in allowed:
+        return folded
+    plain = [candidate for candidate in allowed if not _DERIVED_LEMMA.search(candidate)]
+    return plain[0] if len(allowed) == 1 and plain else lemma
 
 
 _GREEK_EUS_CASE = re.compile(r"(?<=...)e(?:a|os|o)$")  # Nerea, Nereos, Nereo: cases of Nereus
