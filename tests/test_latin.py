@@ -116,15 +116,30 @@ def test_a_headword_is_its_own_lemma_not_the_word_derived_from_it(positive, othe
     assert latin.lemmatize("uictrix") == "uictrix"
 
 
-@pytest.mark.parametrize("form, lemma", sorted(latin.SIMPLEMMA_ERRORS.items()))
-def test_each_corrected_simplemma_lemma_is_a_reading_words_allows_and_simplemma_s_is_not(form, lemma):
-    """The table stays honest: if simplemma's data is fixed upstream, or the correction is no reading of the form, this fails."""
+def _simplemma_and_words(form: str) -> tuple[str, set[str]]:
     import simplemma
 
     raw = next(latin.fold(simplemma.lemmatize(s, lang="la")) for s in latin.spellings(form) if simplemma.is_known(s, lang="la"))
-    allowed = {latin.canonical_lemma(candidate) for candidate in latin._lexicon().lookup(form)}
+    return raw, {latin.canonical_lemma(candidate) for candidate in latin._lexicon().lookup(form)}
+
+
+@pytest.mark.parametrize("form, lemma", sorted(latin.SIMPLEMMA_ERRORS.items()))
+def test_each_corrected_simplemma_lemma_is_a_reading_words_allows_and_simplemma_s_is_not(form, lemma):
+    """The table stays honest: if simplemma's data is fixed upstream, or the correction is no reading of the form, this fails."""
+    raw, allowed = _simplemma_and_words(form)
     assert lemma in allowed and raw not in allowed
     assert latin.lemmatize(form) == lemma and lemma in latin.lemma_candidates(form)
+
+
+@pytest.mark.parametrize("form, lemma", sorted(latin.VERSE_READINGS.items()))
+def test_each_verse_reading_is_another_reading_words_allows(form, lemma):
+    raw, allowed = _simplemma_and_words(form)
+    assert {lemma, raw} <= allowed and lemma != raw
+    assert latin.lemmatize(form) == lemma
+
+
+def test_the_first_line_of_the_aeneid():
+    assert latin.lemmas("Arma virumque cano, Troiae qui primus ab oris") == ["arma", "uir", "cano", "troia", "qui", "primus", "ab", "ora"]
 
 
 @pytest.mark.parametrize("form, lemma", [("patitur", "patior"), ("mori", "morior"), ("potiuntur", "potior"), ("blanditur", "blandior")])

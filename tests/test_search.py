@@ -22,7 +22,7 @@ from latin_intertext.serve.searcher import (
     Searcher,
     build_tesserae_index,
 )
-from latin_intertext.sources.tesserae_la import pinned_files
+from latin_intertext.sources.tesserae_la import ignored_note, pinned_files
 
 USER_TEXTS = Path(__file__).parent / "fixtures" / "user_texts"
 LUCRETIUS = USER_TEXTS / "lucretius.sample.tess"
@@ -208,8 +208,9 @@ def test_every_registered_retriever_searches(monkeypatch, tmp_path, trained_mode
 
 
 def test_ids_unique_over_all_tesserae_la(sources_dir):
-    files, _ = pinned_files(sources_dir)
-    assert len(files) == 614
+    files, ignored = pinned_files(sources_dir)
+    assert len(files) == 613 and [p.name for p in ignored] == ["test.tester.tess"]  # Tesserae's test fixture is no text
+    assert ignored_note(ignored[0]) == "tesserae-la/test.tester.tess: Tesserae's own test fixture (the first line of the Aeneid), not a text; ignored"
     corpus = tess_corpus(files, lenient=True, name="tesserae-la")
     ids = [d.id for d in corpus.lines]
     assert len(ids) == len(set(ids)) == len(corpus) > 480_000

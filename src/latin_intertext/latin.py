@@ -72,6 +72,9 @@ SIMPLEMMA_ERRORS = {
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
     "minor": "paruus", "ratus": "reor", "senis": "senex",
 }
+# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey").
+VERSE_READINGS = {"cano": "cano"}
+_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +188,7 @@ def _known_exact(form: str) -> bool:
 @lru_cache(maxsize=None)
 def lemmatize(form: str) -> str:
     """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
-    if (corrected := SIMPLEMMA_ERRORS.get(fold(form))) is not None:
+    if (corrected := _LEMMA_OVERRIDES.get(fold(form))) is not None:
         return corrected
     for candidate in (form, *_greek_nominatives(form)):
         for spelling in spellings(candidate):

@@ -1,6 +1,7 @@
 """Build the benchmark from verified sources, following the dataset card's construction method.
 
-1. Target epics' ``.tess`` lines become the corpus (first occurrence of a duplicated citation kept).
+1. Target epics' ``.tess`` lines become the corpus. Of a duplicated citation the first occurrence is kept, unless
+   the gold quotes the other one (Lucan 5.595: the gold's *turbo rapax* is the second line so numbered).
 2. Gold rows are grouped by (VF Line Start, VF Line End); each group is a query.
 3. Query text is the VF Book 1 lines of the span joined by one space.
 4. Every target line of every parallel is relevant; qrels are deduplicated.
@@ -9,10 +10,12 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
 from latin_intertext.sources.gold import WORKS, GoldParallel, read_gold
@@ -89,6 +92,44 @@ def read_query_lines(root: Path, report: BuildReport, book: int = VF_BOOK) -> di
     return lines
 
 
+_DUPLICATE = re.compile(r"^duplicate citation (?P<tag><[^>]*?(?P<book>\d+)\.(?P<line>\d+)>) \(first at line (?P<first>\d+)\); first kept$")
+
+
+def prefer_quoted_occurrences(corpus: list[CorpusLine], skipped: list[Skipped], parallels: list[GoldParallel]) -> tuple[list[CorpusLine], list[Skipped]]:
+    """Of a duplicated citation the gold cites, keep the occurrence that shares more word forms with the gold's
+    result phrases (the first on a tie); the occurrence left out stays listed, with why."""
+    quoted: dict[str, list[GoldParallel]] = {}
+    for p in parallels:
+        for n in p.target_lines:
+            quoted.setdefault(f"{p.author}-{p.book}-{n}", []).append(p)
+    index = {d.id: i for i, d in enumerate(corpus)}
+    corpus, still_skipped = list(corpus), []
+    for s in skipped:
+        m = _DUPLICATE.match(s.reason)
+        doc_id = _duplicate_id(s.path, m) if m else None
+        quoting = quoted.get(doc_id, []) if doc_id else []
+        first = corpus[index[doc_id]] if quoting else None
+        if not quoting or _shared_forms(quoting, s.content) <= _shared_forms(quoting, first.text):
+            still_skipped.append(s)
+            continue
+        corpus[index[doc_id]] = replace(first, text=s.content)
+        rows = ", ".join(str(p.csv_line) for p in quoting)
+        reason = f"duplicate citation {m['tag']} (also at line {s.lineno}, whose words the gold quotes: CSV line {rows}); that one kept"
+        still_skipped.append(Skipped(s.path, int(m["first"]), reason, first.text))
+    return corpus, still_skipped
+
+
+def _duplicate_id(path: str, m: re.Match) -> str | None:
+    """The corpus id of a duplicated citation in one of the target epics' files."""
+    name = Path(path).name
+    author = next((a for a, stem in TARGET_FILES.items() if name.startswith(f"{stem}.part.")), None)
+    return f"{author}-{int(m['book'])}-{int(m['line'])}" if author else None
+
+
+def _shared_forms(parallels: list[GoldParallel], text: str) -> int:
+    return len({form for p in parallels for form in latin.forms(p.result_phrase)} & set(latin.forms(text)))
+
+
 def make_queries(parallels: list[GoldParallel], vf_lines: dict[int, str]) -> list[Query]:
     """One query per (start, end) span, in order of first appearance in the gold file."""
     spans: dict[tuple[int, int], list[GoldParallel]] = {}
@@ -121,5 +162,6 @@ def build_benchmark(root: Path) -> tuple[Benchmark, BuildReport]:
     keys = {(d.author.lower(), d.book, d.line) for d in corpus}
     parallels = read_gold(root / GOLD_FILE, keys)
     report.files_read += 1
+    corpus, report.skipped = prefer_quoted_occurrences(corpus, report.skipped, parallels)
     queries = make_queries(parallels, read_query_lines(root, report))
     return Benchmark(corpus, queries, make_qrels(parallels)), report

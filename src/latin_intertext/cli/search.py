@@ -101,7 +101,7 @@ def search_command(
     text: str = typer.Argument(..., help="The Latin passage to find parallels for (at most 5,000 characters)."),
     corpus: Optional[str] = typer.Option(None, "--corpus", help="benchmark (the default): the 39,675 lines of Vergil, Lucan, Ovid and Statius."),
     tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead (repeatable)."),
-    tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 614 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
+    tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 613 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
     with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
     k: int = typer.Option(10, "--k", help="How many parallels to show."),
     author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
@@ -141,7 +141,7 @@ def search_command(
 def index_tesserae_command(
     sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
 ) -> None:
-    """Build the search index of all 614 Tesserae-la texts (a few minutes) and cache it under the indexes folder."""
+    """Build the search index of all 613 Tesserae-la texts (a few minutes) and cache it under the indexes folder."""
     from latin_intertext.serve.searcher import build_tesserae_index
 
     console = Console(stderr=True)

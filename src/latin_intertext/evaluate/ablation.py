@@ -73,7 +73,7 @@ def variants() -> list[Variant]:
         [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)]
         + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family not in OPTIONAL_FAMILIES]
         + [Variant("full model without monotone constraints", monotone=False)]
-        + [Variant("full model + lemma rarity in Tesserae-la (614 texts)", background="tesserae-la")]
+        + [Variant("full model + lemma rarity in Tesserae-la (613 texts)", background="tesserae-la")]
         + [Variant("full model + word-vector themes (Word2Vec on Tesserae-la)", vectors="default")]
         + [Variant("settings: 75 trees instead of 150", settings=(("n_estimators", 75),))]
         + [Variant("settings: 300 trees instead of 150", settings=(("n_estimators", 300),))]

@@ -83,7 +83,8 @@ The qrels are deduplicated per (query-id, corpus-id). `query_phrases` (JSON list
 
 - Statius separates citation and verse with a space, the other files with a tab: both are accepted.
 - Duplicate citations (a citation that occurs twice with different verses): **the first occurrence is kept**,
-  which gives the card's one line per citation ({stats['corpus']:,} lines). Dropped lines:
+  unless the gold quotes the other (Lucan 5.595: the gold's *turbo rapax* is the second line so numbered), which
+  gives the card's one line per citation ({stats['corpus']:,} lines). Dropped lines:
 
 {_table(("file", "line", "citation", "dropped verse"), duplicate_rows)}
 

@@ -133,7 +133,7 @@ class EvidenceRanker(LearnedRetriever):
         return self
 
     def _background_idf(self):
-        """Lemma rarity in the Tesserae Latin corpus (614 texts): rare in all of Latin, not just in this corpus."""
+        """Lemma rarity in the Tesserae Latin corpus (613 texts): rare in all of Latin, not just in this corpus."""
         if self.background is None:
             return None
         from latin_intertext.sources.tesserae_la import lemma_frequencies

@@ -38,7 +38,7 @@ from latin_intertext.retrieve.base import Retriever, top_k
 from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, SparseLemmaBM25, index_dir, load_index, save_index
-from latin_intertext.sources.tesserae_la import pinned_files
+from latin_intertext.sources.tesserae_la import ignored_note, pinned_files
 
 # The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma while its model is not trained.
 DEFAULT_RETRIEVER = "best"
@@ -363,7 +363,7 @@ def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | No
     files = [Path(p).expanduser() for p in files]
     tick = (lambda stage, total: (lambda n: progress(stage, n, total))) if progress else (lambda stage, total: None)
     corpus = tess_corpus(files, lenient=True, name="tesserae-la", displays=[f"tesserae-la/{p.name}" for p in files], progress=tick("read", len(files)))
-    corpus.report.ignored = [f"tesserae-la/{p.name}: not in the manifest (its sha256 is not pinned); ignored" for p in extra]
+    corpus.report.ignored = [ignored_note(p) for p in extra]
     engine = SparseLemmaBM25().index(corpus.lines, progress=tick("index", len(corpus)))
     digest = hashlib.sha256("\n".join(f"{p.name}:{p.stat().st_size}" for p in files).encode()).hexdigest()
     meta = {"files": len(files), "fingerprint": digest, "build_seconds": round(time.perf_counter() - started, 1)}

@@ -1,4 +1,4 @@
-"""The Tesserae Latin corpus (``tesserae-la``, 614 texts): read leniently, lemmatised once, cached.
+"""The Tesserae Latin corpus (``tesserae-la``, 613 texts and a test fixture left out): read leniently, lemmatised once, cached.
 
 It is the training text for word vectors, the basis of corpus-wide lemma
 frequencies and (through ``serve.corpora``) the search index. The texts are messy
@@ -96,13 +96,23 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
     return TessRead(text, duplicates, malformed)
 
 
+# Pinned files that are not Latin texts: left out of everything built from the collection, and reported.
+NOT_TEXTS = {f"{COLLECTION}/test.tester.tess": "Tesserae's own test fixture (the first line of the Aeneid), not a text"}
+
+
 def pinned_files(sources: Path | str | None = None) -> tuple[list[Path], list[Path]]:
     """The verified files the manifest pins, and the other ``.tess`` files of the ``tesserae-la/`` folder,
-    which nothing reads (their sha256 is not pinned) and callers report as ignored."""
+    which nothing reads (their sha256 is not pinned, or they are :data:`NOT_TEXTS`) and callers report as ignored."""
     root, files = source_files(sources)
     pinned = [root / f.local_path for f in files]
     known = set(pinned)
     return pinned, [p for p in sorted((root / COLLECTION).glob("*.tess")) if p not in known]
+
+
+def ignored_note(path: Path) -> str:
+    """Why an unread ``.tess`` file of the collection was left out, for the reports."""
+    name = f"{COLLECTION}/{path.name}"
+    return f"{name}: {NOT_TEXTS[name]}; ignored" if name in NOT_TEXTS else f"{name}: not in the manifest (its sha256 is not pinned); ignored"
 
 
 @dataclass
@@ -115,6 +125,7 @@ class CorpusReport:
     blank: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # duplicate citations and citations without text
     malformed: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # pinned files that are not texts (NOT_TEXTS)
 
     def add(self, read: TessRead) -> None:
         """Count one file as read by :func:`read_tess`."""
@@ -128,6 +139,7 @@ class CorpusReport:
         return (
             f"{self.files} files, {self.lines:,} lines, {self.words:,} words; "
             f"{len(self.malformed)} malformed and {len(self.skipped)} skipped lines left out, {len(self.blank)} blank lines"
+            + (f"; {len(self.ignored)} file(s) ignored" if self.ignored else "")
         )
 
     def to_dict(self) -> dict:
@@ -171,7 +183,7 @@ class LemmaFrequencies:
 
 def source_files(sources: Path | str | None = None, limit_files: int | None = None) -> tuple[Path, list[SourceFile]]:
     """The verified source root and the pinned files to read (the first ``limit_files`` in manifest order)."""
-    files = load_manifest(COLLECTION)
+    files = [f for f in load_manifest(COLLECTION) if f.local_path not in NOT_TEXTS]
     if limit_files is not None:
         files = files[: max(0, limit_files)]
     mirror = mirror_from_env(sources)
@@ -202,6 +214,7 @@ def iter_lemma_lines(
 
 
 def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_file: Callable[[str], None] | None) -> Iterator[list[str]]:
+    report.ignored = [f"{name}: {why}; ignored" for name, why in NOT_TEXTS.items()]
     for entry in files:
         for line in read_lines(root / entry.local_path, report, entry.local_path):
             lemmas = latin.lemmas(line.text)
