@@ -342,5 +342,13 @@ def lemma_candidates(word: str) -> frozenset[str]:
     return frozenset({lemma, *(canonical_lemma(candidate) for candidate in alternatives), *([name] if name else [])})
 
 
+_LATIN_SCRIPT = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]+")  # with accented letters and ligatures (æ, œ)
+
+
+def in_latin_alphabet(word: str) -> bool:
+    """Whether ``word`` is written in Latin letters, not in Greek or another script."""
+    return bool(_LATIN_SCRIPT.fullmatch(strip_diacritics(word)))
+
+
 def has_latin_words(text: str) -> bool:
     return bool(_WORD.search(text))
