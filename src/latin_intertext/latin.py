@@ -9,6 +9,8 @@ split off where the lexicon knows the base and not the whole form (and -que off
 unknown names). Lemmas get one spelling across editions (:func:`canonical_lemma`);
 words no lexicon knows get a guessed stem (:func:`guess_stem`). A word capitalised
 inside a sentence is read as a name where simplemma has one (:func:`name_lemma`).
+simplemma's slips are mended where Whitaker's Words shows them: headwords filed under a
+derived word (*grauis* under *grauior*) and a short table of frequent forms (``SIMPLEMMA_ERRORS``).
 """
 
 from __future__ import annotations
