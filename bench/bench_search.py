@@ -5,12 +5,12 @@
 - Benchmark corpus (39,675 lines), the search tool's default retriever (or --retriever): median and p95
   wall time of ``Searcher.search(text, k=10)`` (scoring, top 10, explained matches, context) over the
   texts of the first N benchmark queries. Target: median <= 100 ms.
-- Tesserae-la (614 texts, ~481k lines): the cached lemma-BM25 inverted index (scipy.sparse). Build time
+- Tesserae-la (613 texts, ~481k lines): the cached lemma-BM25 inverted index (scipy.sparse). Build time
   of the full index (target <= 5 min; --reuse-index skips it and loads the cache), then the same latency
   figures (target: median <= 500 ms).
 - Peak RSS of this process (target < 6 GiB).
 - Reference runs, timed in this process: scoring alone (the retriever's scores for the same texts, no
-  explanation) for each latency, and reading + hashing the 614 source files for the build. The ratios
+  explanation) for each latency, and reading + hashing the 613 source texts for the build. The ratios
   say what searching costs over bare scoring, and building over bare I/O, on this machine.
 Prints figures; it asserts nothing.
 """

@@ -70,6 +70,17 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
+# Each output option of the commands that read the dataset, written under the folder ``{dir}``.
+WRITERS = [
+    ["evaluate", "--retriever", "bm25", "--json", "{dir}/x.json"],
+    ["evaluate", "--retriever", "bm25", "--save-run", "{dir}/x.run"],
+    ["compare", "{a}", "{b}", "--json", "{dir}/x.json"],
+    ["leaderboard", "--out", "{dir}/lb.md"],
+    ["ranker-report", "--save-run", "{dir}/x.run"],
+    ["train-ranker", "--out", "{dir}/m.txt"],
+]
+
+
 def synonym_vectors(texts, path) -> str:
     """Random 16-d lemma vectors for the lemmas of ``texts``, where nauis/ratis, aequor/unda and ueho/duco are synonyms."""
     import numpy as np

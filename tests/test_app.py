@@ -62,7 +62,7 @@ def test_api_lines_and_authors(client):
     lines = client.get("/api/lines/vergil-1-1", params={"before": 0, "after": 2}).json()
     assert [c["citation"]["id"] for c in lines] == ["vergil-1-1", "vergil-1-2", "vergil-1-3"]
     assert {a["key"] for a in client.get("/api/authors").json()} == {"vergil", "lucan", "ovid", "statius"}
-    assert client.get("/api/lines/nope-1-1").status_code == 400
+    assert client.get("/api/lines/nope-1-1").status_code == 404 == client.get("/api/queries/nope").status_code
 
 
 def test_openapi_documents_the_api(client):
@@ -112,6 +112,12 @@ def test_upload_lists_skipped_lines(client):
     assert report["blank"] == ["poet.tess:2: blank line"] and report["without_text"] == ["poet.tess:3: citation without text"]
     page = client.post("/upload", files={"files": ("poet.tess", content)}, data={"q": "arma"})
     assert page.status_code == 200 and "skipped 2 line(s)" in page.text and "poet.tess:3: citation without text" in page.text
+
+
+def test_the_same_file_uploaded_twice_is_refused(client):
+    twice = [("files", ("poet.tess", b"<a. 1.1>\tarma")), ("files", ("poet.tess", b"<a. 1.1>\tarma"))]
+    r = client.post("/api/upload", files=twice, data={"q": "arma"})
+    assert r.status_code == 400 and "poet.tess: given more than once" in r.json()["detail"]
 
 
 @pytest.mark.parametrize(

@@ -261,3 +261,8 @@ def test_gold_phrase_pairs_that_share_no_candidate_lemma(sources_dir):
                         ("cursus rumpere", "ferro rumpenda"), ("insurgit nerea", "nereus circumsonat"),
                         ("phlegethontis operti", "atra phlegethon")]:
         assert now_matched not in unmatched
+
+
+@pytest.mark.parametrize("word, latin_script", [("arma", True), ("poëta", True), ("Æneas", True), ("cœlum", True), ("θεὰ", False), ("мир", False)])
+def test_in_latin_alphabet(word, latin_script):
+    assert latin.in_latin_alphabet(word) is latin_script

@@ -13,7 +13,7 @@ from latin_intertext import outputs
 from latin_intertext.cli import main
 from latin_intertext.outputs import OutputError, atomic_dir, atomic_file, atomic_files, check_outputs
 
-from conftest import squash
+from conftest import WRITERS, squash
 
 NOT_RUNNING = 2**22 + 1  # above the largest pid_max of Linux: no process has it
 
@@ -80,6 +80,40 @@ def test_check_outputs_refuses_an_input_even_through_a_link(tmp_path):
     assert check_outputs(tmp_path / "b.json", inputs=[run]) == [tmp_path / "b.json"]
 
 
+def test_check_outputs_refuses_a_path_inside_an_input_folder(tmp_path):
+    dataset = tmp_path / "ds"
+    (dataset / "qrels").mkdir(parents=True)
+    with pytest.raises(OutputError, match=r"test\.parquet lies in .*ds, which this command reads; write the --json outside it"):
+        check_outputs(dataset / "qrels" / "test.parquet", option="--json", inputs=[dataset])
+    assert check_outputs(tmp_path / "ds.json", inputs=[dataset]) == [tmp_path / "ds.json"]  # beside it is fine
+
+
+@pytest.mark.parametrize("argv", [*WRITERS, ["evaluate", "--retriever", "bm25", "--save-run", "{dir}/test.parquet"]])
+def test_commands_refuse_to_write_into_the_dataset_they_read(tmp_path, capsys, argv):
+    """`evaluate --save-run DS/qrels/test.parquet` once replaced the qrels with a run file."""
+    ds, a, b = tmp_path / "ds", tmp_path / "a.run", tmp_path / "b.run"
+    for path in (a, b):
+        path.write_text("q Q0 d 1 1.0 t\n")
+    (ds / "qrels").mkdir(parents=True)
+    (ds / "qrels" / "test.parquet").write_text("qrels")
+    assert main([arg.format(a=a, b=b, dir=ds / "qrels") for arg in argv] + ["--dataset", str(ds)]) == 1
+    assert "whichthiscommandreads" in squash(capsys.readouterr().err)
+    assert [p.name for p in (ds / "qrels").iterdir()] == ["test.parquet"] and (ds / "qrels" / "test.parquet").read_text() == "qrels"
+
+
+def test_a_folder_where_nothing_can_be_created_is_refused_even_for_root(tmp_path, monkeypatch):
+    """os.access says yes to root on /proc; creating a file there is tried instead."""
+    import tempfile
+
+    def refuse(*_args, dir=None, **_kwargs):
+        raise PermissionError(13, "Permission denied", str(dir))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(OutputError, match=r"the folder .* is not writable; choose another place for the --save-run"):
+        check_outputs(tmp_path / "x.run", option="--save-run")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -120,7 +154,7 @@ def test_train_ranker_reports_the_size_of_a_model_saved_under_home(tmp_path, mon
     monkeypatch.setattr(EvidenceRanker, "index", lambda self, corpus: self)
     monkeypatch.setattr(EvidenceRanker, "fit", lambda self, bench: self)
     monkeypatch.setattr(EvidenceRanker, "save", lambda self, path: Path(path).write_text("tree"))
-    assert main(["train-ranker", "--out", "~/m.txt", "--dataset", str(tmp_path)]) == 0
+    assert main(["train-ranker", "--out", "~/m.txt", "--dataset", str(tmp_path / "ds")]) == 0
     assert (tmp_path / "m.txt").read_text() == "tree" and "(4bytes)" in squash(capsys.readouterr().err)
 
 

@@ -14,7 +14,7 @@ from latin_intertext.errors import InputError
 from latin_intertext.evaluate.runs import read_trec_run
 from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec
 
-from conftest import squash
+from conftest import WRITERS, squash
 
 
 class _Positional(Retriever):
@@ -73,18 +73,9 @@ def test_ranker_save_writes_model_and_sidecar_together_or_neither(tmp_path, monk
 # -- 2 and 3. checked before the work, written whole or not at all ------------
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["evaluate", "--retriever", "bm25", "--json", "/dev/null/x.json"],
-        ["evaluate", "--retriever", "bm25", "--save-run", "/dev/null/x.run"],
-        ["compare", "a.run", "b.run", "--json", "/dev/null/x.json"],
-        ["leaderboard", "--out", "/dev/null/lb.md"],
-        ["ranker-report", "--save-run", "/dev/null/x.run"],
-        ["train-ranker", "--out", "/dev/null/m.txt"],
-    ],
-)
+@pytest.mark.parametrize("argv", WRITERS)
 def test_unwritable_outputs_are_refused_before_loading_anything(tmp_path, capsys, argv):
+    argv = [arg.format(dir="/dev/null", a="a.run", b="b.run") for arg in argv]
     assert main([*argv, "--dataset", str(tmp_path / "nowhere")]) == 1
     err = squash(capsys.readouterr().err)
     assert "/dev/null" in err and "isafile,notafolder" in err
@@ -209,8 +200,13 @@ def test_compare_and_leaderboard_warn_of_queries_missing_from_a_run(dataset_dir,
     assert main(["compare", str(partial_run), str(partial_run), "--dataset", str(dataset_dir), "--resamples", "100"]) == 0
     err = squash(capsys.readouterr().err)
     assert err.count("noresultsfor480queriesof482in" + squash(str(partial_run))) == 2 and "vf-1-" in err
-    assert main(["leaderboard", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--run", str(partial_run), "--k", "10", "--resamples", "100"]) == 0
+    table = tmp_path / "lb.md"
+    assert main(["leaderboard", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--run", str(partial_run), "--k", "10", "--resamples", "100", "--out", str(table)]) == 0
     assert "noresultsfor480queriesof482in" + squash(str(partial_run)) in squash(capsys.readouterr().err)
+    row = next(line for line in table.read_text().splitlines() if line.startswith(f"| `{partial_run.name}`"))
+    assert row.endswith("| run file; no results for 480 of 482 queries, scored 0 |")  # the table says it too, not only stderr
+    assert main(["leaderboard", "--dataset", str(dataset_dir), "--run", str(partial_run), "--run", str(partial_run), "--retriever", fast_retriever]) == 1
+    assert "isgiventwice;giveeachrunfileonce" in squash(capsys.readouterr().err)
 
 
 # -- 5 and 8. run files that are not UTF-8, or empty ---------------------------

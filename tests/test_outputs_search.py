@@ -52,6 +52,30 @@ def test_search_tess_json_has_the_report(poet, capsys):
     assert report["counts"]["blank"] == report["counts"]["without_text"] == 1
 
 
+def test_search_tess_takes_a_folder_of_tess_files(poet, tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("not a text")
+    assert main(["search", "arma cano", "--tess", str(tmp_path), "--k", "1", "--retriever", "bm25", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["lines"] == 2 and out["hits"][0]["citation"]["id"] == "poet.text-1-1"  # notes.txt is not read
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["search", "arma", "--tess", str(empty)]) == 1
+    assert "isafolderwithno.tessfileinit" in "".join(capsys.readouterr().err.split())
+    assert main(["search", "arma", "--tess", str(tmp_path / "nowhere")]) == 1
+    assert "Nosuchfileorfolder:" in "".join(capsys.readouterr().err.split())
+
+
+def test_the_same_file_name_twice_is_refused_not_searched_twice(poet, tmp_path, capsys):
+    """Two copies once gave every line twice, the second under a ~2 id, and a report of 0 duplicates."""
+    copy = tmp_path / "other" / "poet.tess"
+    copy.parent.mkdir()
+    shutil.copy(poet, copy)
+    for argv in ([str(poet), str(poet)], [str(poet), str(copy)], [str(tmp_path), str(copy)]):
+        assert main(["search", "arma", "--k", "1", "--retriever", "bm25", *[a for p in argv for a in ("--tess", p)]]) == 1
+        err = "".join(capsys.readouterr().err.split())
+        assert "poet.tess:givenmorethanonce.Lineidsaremadefromfilenames" in err and "renameoneofthecopies" in err
+
+
 # --- 2. a damaged Tesserae-la index ---------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["corpus.pickle", "meta.json", "weights.npz", "vocab.json"])
 def test_truncated_tesserae_index_is_a_clear_error(tmp_path, name):
@@ -70,6 +94,28 @@ def test_cli_search_on_a_damaged_index_exits_1(home, capsys):
     assert main(["search", "arma", "--tesserae-la"]) == 1
     err = capsys.readouterr().err.replace("\n", "")
     assert str(index_dir()) in err and "index-tesserae" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("damage", ["truncated", "other lemmatiser", "sidecar"])
+def test_a_damaged_search_model_is_a_clear_error_not_an_abort(trained_model, home, capsys, damage):
+    """LightGBM aborts the whole process (exit 134) on a truncated model: the sidecar's sha256 is checked first."""
+    models = home / "models"
+    models.mkdir(parents=True)
+    for part in (trained_model, trained_model.with_suffix(".json")):
+        shutil.copy(part, models / part.name)
+    model, sidecar = models / trained_model.name, models / trained_model.with_suffix(".json").name
+    if damage == "truncated":
+        model.write_text(model.read_text()[:5000])
+        says = "isdamaged(itssha256isnottheoneevidence_ranker.jsonrecords);retrainitwith`latin-intertexttrain-ranker`"
+    elif damage == "other lemmatiser":
+        sidecar.write_text(json.dumps(json.loads(sidecar.read_text()) | {"lemmatiser": 1}))
+        says = "holdslemmasfromanotherlemmatiser(version1"
+    else:
+        sidecar.write_text("{")
+        says = "isdamaged("
+    assert main(["search", "arma virumque cano", "--k", "3"]) == 1
+    err = "".join(capsys.readouterr().err.split())
+    assert says in err and "Traceback" not in err
 
 
 # --- 3. index-tesserae reads the pinned files only --------------------------------------------------------------

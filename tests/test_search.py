@@ -87,6 +87,7 @@ def test_author_filter(searcher):
         ("", QueryError, "empty"),
         ("   \n\t", QueryError, "empty"),
         ("1234 -- !!! 56", QueryError, "no Latin words"),
+        ("μῆνιν ἄειδε θεὰ", QueryError, "no word in the Latin alphabet"),
         ("arma " * 2000, QueryTooLong, f"{MAX_QUERY_CHARS:,}"),
     ],
 )

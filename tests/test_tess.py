@@ -77,9 +77,10 @@ def test_citation_without_text_is_skipped_not_kept(tmp_path):
 
 def test_non_utf8_file_is_an_input_error(tmp_path):
     path = tmp_path / "latin1.tess"
-    path.write_bytes("<verg. aen. 1.1>\tcaf\u00e9\n".encode("latin-1"))
-    with pytest.raises(InputError, match="latin1.tess: not UTF-8"):
+    path.write_bytes("<verg. aen. 1.1>\tarma\n<verg. aen. 1.2>\tcaf\u00e9\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"latin1\.tess:2: byte 21 of the line \(0xe9\) is not UTF-8") as info:
         parse_tess(path)
+    assert "iconv -f latin1 -t utf-8" in str(info.value)
 
 
 def test_book_line_of_a_non_numeric_locus_names_file_and_line(tmp_path):

@@ -62,7 +62,7 @@ def test_deleted_corpus_row(copy, monkeypatch, capsys):
         "data gives {'Ovid': 11995, 'Vergil': 9895, 'Statius': 9731, 'Lucan': 8053}",
         "stats.json does not match the statistics computed from the data",
         "README.md card does not carry the statistics computed from the data",
-        "beir/corpus.jsonl: 39675 lines where the parquet configs give 39674; 1 not in the parquet configs (first: vergil-1-101)",
+        "beir/corpus.jsonl does not match the parquet configs (39675 lines, 39674 expected): 1 not in the parquet configs (first: vergil-1-101)",
     ]
 
 
@@ -80,7 +80,7 @@ def test_edited_text(copy, monkeypatch, capsys):
     rewrite_parquet(copy, "corpus", edit, reseal=False)
     problems, err = problems_via_cli(copy, monkeypatch, capsys)
     assert len(problems) == 2 and problems[1].startswith("corpus/test.parquet: sha256 ")
-    assert problems[0] == "beir/corpus.jsonl: 39675 lines where the parquet configs give 39675; 1 differ (first: vergil-1-6)"
+    assert problems[0] == "beir/corpus.jsonl does not match the parquet configs (39675 lines, 39675 expected): 1 differ (first: vergil-1-6)"
     assert "corpus/test.parquet: sha256" in err
 
 
@@ -89,7 +89,7 @@ def test_edited_beir_text(copy, monkeypatch, capsys):
     path.write_bytes(path.read_bytes().replace(b"Arma virumque", b"Arma virique", 1))
     problems, err = problems_via_cli(copy, monkeypatch, capsys)
     assert len(problems) == 2 and problems[1].startswith("beir/corpus.jsonl: sha256 ")
-    assert problems[0] == "beir/corpus.jsonl: 39675 lines where the parquet configs give 39675; 1 differ (first: vergil-1-1)"
+    assert problems[0] == "beir/corpus.jsonl does not match the parquet configs (39675 lines, 39675 expected): 1 differ (first: vergil-1-1)"
 
 
 def test_duplicated_id(copy, monkeypatch, capsys):
@@ -103,7 +103,7 @@ def test_duplicated_id(copy, monkeypatch, capsys):
     assert problems == validate_dataset(copy) == [
         "corpus: id 'vergil-1-1' occurs 2 times",
         "corpus id 'vergil-1-1' does not match author/book/line (Vergil, 1, 2)",
-        "beir/corpus.jsonl: 39675 lines where the parquet configs give 39675; 1 missing (first: vergil-1-1); 1 not in the parquet configs (first: vergil-1-2)",
+        "beir/corpus.jsonl does not match the parquet configs (39675 lines, 39675 expected): 1 missing (first: vergil-1-1); 1 not in the parquet configs (first: vergil-1-2)",
     ]
 
 
@@ -123,8 +123,13 @@ def test_qrel_pointing_nowhere(copy, monkeypatch, capsys):
     # and nothing else but the BEIR qrels that still hold the original row
     assert problems == validate_dataset(copy) == [
         "qrels row 1: corpus-id 'vergil-99-1' is not in the corpus",
-        "beir/qrels/test.tsv: 979 lines where the parquet configs give 979; 1 missing (first: vf-1-1-1 vergil-99-1); 1 not in the parquet configs (first: vf-1-1-1 vergil-1-1)",
+        "beir/qrels/test.tsv does not match the parquet configs (979 lines, 979 expected): 1 missing (first: vf-1-1-1 vergil-99-1); 1 not in the parquet configs (first: vf-1-1-1 vergil-1-1)",
     ]
+    # every command that loads the dataset refuses it too, before any work: the row would count as a miss unseen
+    with pytest.raises(ValidationError, match=r"qrels/test.parquet: qrels row 1: corpus-id 'vergil-99-1' is not in the corpus"):
+        load_benchmark(copy)
+    code, _out, err = run_cli(monkeypatch, capsys, "evaluate", "--dataset", copy, "--retriever", "bm25")
+    assert code == 1 and "corpus-id 'vergil-99-1' is not in the corpus" in err
 
 
 def test_qrel_unknown_query_and_bad_score(copy, monkeypatch, capsys):
@@ -193,7 +198,7 @@ def test_beir_qrels_line_deleted_and_resealed(copy, monkeypatch, capsys):
     write_checksums(copy)
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     query_id, corpus_id, _score = deleted.split("\t")
-    assert problems == [f"beir/qrels/test.tsv: 978 lines where the parquet configs give 979; 1 missing (first: {query_id} {corpus_id})"]
+    assert problems == [f"beir/qrels/test.tsv does not match the parquet configs (978 lines, 979 expected): 1 missing (first: {query_id} {corpus_id})"]
 
 
 def test_beir_records_added_and_dropped_are_listed(copy, monkeypatch, capsys):
@@ -206,6 +211,6 @@ def test_beir_records_added_and_dropped_are_listed(copy, monkeypatch, capsys):
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     added = json.loads(lines[1])["_id"].replace("vf-1-", "vf-9-", 1)
     assert problems == [
-        "beir/corpus.jsonl: 39676 lines where the parquet configs give 39675; 1 not in the parquet configs (first: (blank line))",
-        f"beir/queries.jsonl: 482 lines where the parquet configs give 482; 1 missing (first: vf-1-1-1); 1 not in the parquet configs (first: {added})",
+        "beir/corpus.jsonl does not match the parquet configs (39676 lines, 39675 expected): 1 not in the parquet configs (first: (blank line))",
+        f"beir/queries.jsonl does not match the parquet configs (482 lines, 482 expected): 1 missing (first: vf-1-1-1); 1 not in the parquet configs (first: {added})",
     ]

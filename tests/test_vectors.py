@@ -187,3 +187,35 @@ def test_tuned_word2vec_chooses_its_settings_on_the_training_queries(tmp_path, l
     assert tuned.threshold in TUNING_GRID["threshold"] and tuned.soft_weight in TUNING_GRID["soft_weight"]
     assert (tuned.soft_weight > 0) if soft_helps else (tuned.soft_weight < 0.5)
     assert next(iter(tuned.search({"q": query}, k=3)["q"])) == corpus[0].id
+
+
+def test_a_damaged_lemma_cache_is_made_again_not_a_traceback(sources_dir, small_vectors, caplog):
+    from latin_intertext.sources import tesserae_la
+
+    limit = 2
+    first = lemmatised_corpus(sources_dir, limit_files=limit)
+    data = first.path.read_bytes()
+    first.path.write_bytes(data[: len(data) // 2])
+    again = lemmatised_corpus(sources_dir, limit_files=limit)
+    assert "damaged lemma cache" in caplog.text and str(first.path) in caplog.text
+    assert again.vocab == first.vocab and (again.ids == first.ids).all() and again.path.read_bytes() == data
+    assert tesserae_la.NOT_TEXTS and again.report.ignored == [f"{name}: {why}; ignored" for name, why in tesserae_la.NOT_TEXTS.items()]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "sidecar"])
+def test_damaged_word_vectors_are_a_clear_error(small_vectors, tmp_path, damage):
+    import shutil
+
+    from latin_intertext.vectors import load_vectors
+
+    for part in small_vectors.path.parent.glob(small_vectors.path.name + "*"):
+        shutil.copy(part, tmp_path / part.name)
+    copy = tmp_path / small_vectors.path.name
+    if damage == "truncate":
+        copy.write_bytes(copy.read_bytes()[:100])
+        message = r"small\.kv are damaged \(UnpicklingError.*retrain them with `latin-intertext train-vectors`"
+    else:
+        (tmp_path / (copy.name + ".json")).write_text("{not json")
+        message = r"small\.kv\.json \(the provenance of small\.kv\) is damaged .*retrain the vectors"
+    with pytest.raises(LatinIntertextError, match=message):
+        load_vectors(copy)

@@ -195,8 +195,25 @@ def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
     return benchmark_from_rows(root, read_rows(root))
 
 
-def benchmark_from_rows(root: Path, rows: dict[str, list[dict]]) -> Benchmark:
-    """The benchmark held by the rows of a folder's configs (see :func:`read_rows`) and its ``stats.json``."""
+def reference_problems(rows: dict[str, list[dict]]) -> list[str]:
+    """qrels rows whose query-id or corpus-id names no query or corpus line: each would count as a miss, or as a query
+    no system can answer, without a word."""
+    doc_ids = {row["id"] for row in rows["corpus"]}
+    query_ids = {row["id"] for row in rows["queries"]}
+    problems = []
+    for n, row in enumerate(rows["qrels"], start=1):
+        if row["corpus-id"] not in doc_ids:
+            problems.append(f"qrels row {n}: corpus-id {row['corpus-id']!r} is not in the corpus")
+        if row["query-id"] not in query_ids:
+            problems.append(f"qrels row {n}: query-id {row['query-id']!r} is not a query")
+    return problems
+
+
+def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check_references: bool = True) -> Benchmark:
+    """The benchmark held by the rows of a folder's configs (see :func:`read_rows`) and its ``stats.json``; with
+    ``check_references``, qrels naming an unknown query or line are refused (``validate`` lists them instead)."""
+    if check_references and (problems := reference_problems(rows)):
+        raise ValidationError(f"{config_path(root, 'qrels')}: " + "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "") + f". {_rebuild(root)}")
     corpus = [CorpusLine(**row) for row in rows["corpus"]]
     queries = [Query(**row) for row in rows["queries"]]
     qrels: Qrels = {}

@@ -32,5 +32,13 @@ class InputError(LatinIntertextError):
         return "\n".join(lines)
 
 
+def not_utf8(name: str, raw: bytes, exc: UnicodeDecodeError, hint: str, first_line: int = 1) -> InputError:
+    """The error for bytes of ``raw`` (a file, or its line ``first_line``) that are not UTF-8, located as
+    ``file:line`` and the byte within the line."""
+    line_start = raw.rfind(b"\n", 0, exc.start) + 1
+    lineno = first_line + raw.count(b"\n", 0, exc.start)
+    return InputError(f"{name}:{lineno}: byte {exc.start - line_start + 1} of the line (0x{raw[exc.start]:02x}) is not UTF-8", hint=hint)
+
+
 class ValidationError(LatinIntertextError):
     """A published dataset folder fails validation."""

@@ -9,6 +9,8 @@ split off where the lexicon knows the base and not the whole form (and -que off
 unknown names). Lemmas get one spelling across editions (:func:`canonical_lemma`);
 words no lexicon knows get a guessed stem (:func:`guess_stem`). A word capitalised
 inside a sentence is read as a name where simplemma has one (:func:`name_lemma`).
+simplemma's slips are mended where Whitaker's Words shows them: headwords filed under a
+derived word (*grauis* under *grauior*) and a short table of frequent forms (``SIMPLEMMA_ERRORS``).
 """
 
 from __future__ import annotations
@@ -340,6 +342,14 @@ def lemma_candidates(word: str) -> frozenset[str]:
     name = name_lemma(_norm(word)[1]) if word[:1].isupper() else None
     alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
     return frozenset({lemma, *(canonical_lemma(candidate) for candidate in alternatives), *([name] if name else [])})
+
+
+_LATIN_SCRIPT = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]+")  # with accented letters and ligatures (æ, œ)
+
+
+def in_latin_alphabet(word: str) -> bool:
+    """Whether ``word`` is written in Latin letters, not in Greek or another script."""
+    return bool(_LATIN_SCRIPT.fullmatch(strip_diacritics(word)))
 
 
 def has_latin_words(text: str) -> bool:

@@ -27,7 +27,8 @@ def _nearest_existing(path: Path) -> Path:
 
 def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[Path | None] = ()) -> list[Path]:
     """Refuse, before any work is done, paths that are folders, lie under a file, cannot be written, clash,
-    or are among the ``inputs`` the command reads (it would destroy what it reads). Return the paths, ``~`` expanded.
+    or are among the ``inputs`` the command reads or inside an input folder (it would destroy what it reads).
+    Return the paths, ``~`` expanded.
 
     ``None`` stands for an output (or input) that was not asked for and is skipped."""
     given = [Path(p).expanduser() for p in paths if p is not None]
@@ -37,6 +38,8 @@ def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[
         resolved = path.resolve()
         if resolved in read:
             raise OutputError(f"{path} is read by this command; write the {option} elsewhere.")
+        if folder := next((r for r in sorted(read) if r in resolved.parents), None):
+            raise OutputError(f"{path} lies in {folder}, which this command reads; write the {option} outside it.")
         if resolved in seen:
             raise OutputError(f"{path}: two outputs would be written to this one file; give each output its own name.")
         seen[resolved] = path
@@ -47,9 +50,21 @@ def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[
         base = _nearest_existing(resolved)
         if not base.is_dir():
             raise OutputError(f"{path}: {base} is a file, not a folder; choose another place for the {option}.")
-        if not os.access(base, os.W_OK):
+        if not _can_create_in(base):
             raise OutputError(f"{path}: the folder {base} is not writable; choose another place for the {option}.")
     return given
+
+
+def _can_create_in(folder: Path) -> bool:
+    """Whether a file can be created in ``folder``, tried rather than asked (``os.access`` says yes to root even on
+    /proc or a read-only mount)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".write-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(probe)
+    return True
 
 
 def _mode(target: Path, new: int) -> int:

@@ -154,11 +154,18 @@ def load_vectors(path: Path | str | None = None):
     if not path.is_file():
         raise LatinIntertextError(f"No word vectors at {path}. Train them first: `latin-intertext train-vectors` {how}.")
     sidecar = _sidecar(path)
-    made_by = json.loads(sidecar.read_text(encoding="utf-8")).get("lemmatiser") if sidecar.is_file() else None
-    require_lemmatiser(made_by, f"The word vectors at {path} (as {sidecar.name} records)", "some lemmas would find no vector", f"`latin-intertext train-vectors` {how}")
+    retrain = f"`latin-intertext train-vectors` {how}"
+    try:
+        made_by = json.loads(sidecar.read_text(encoding="utf-8")).get("lemmatiser") if sidecar.is_file() else None
+    except (ValueError, AttributeError) as exc:
+        raise LatinIntertextError(f"{sidecar} (the provenance of {path.name}) is damaged ({exc}); retrain the vectors with {retrain}.") from exc
+    require_lemmatiser(made_by, f"The word vectors at {path} (as {sidecar.name} records)", "some lemmas would find no vector", retrain)
     from gensim.models import KeyedVectors
 
-    return KeyedVectors.load(str(path), mmap="r")
+    try:
+        return KeyedVectors.load(str(path), mmap="r")
+    except Exception as exc:  # a truncated pickle or array file: gensim raises whatever its reader met
+        raise LatinIntertextError(f"The word vectors at {path} are damaged ({type(exc).__name__}: {exc}); retrain them with {retrain}.") from exc
 
 
 def unit_vectors(kv, words: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -26,10 +26,14 @@ out = Console(highlight=False)  # results on stdout; progress and errors on stde
 DATASET_HELP = "Built dataset folder (default: the user's data home, see `latin-intertext build`)."
 
 
-def _benchmark(dataset: Optional[Path]) -> Benchmark:
+def _dataset_dir(dataset: Optional[Path]) -> Path:
     from latin_intertext.paths import default_dataset_dir
 
-    return load_benchmark(dataset or default_dataset_dir())
+    return dataset or default_dataset_dir()
+
+
+def _benchmark(dataset: Optional[Path]) -> Benchmark:
+    return load_benchmark(_dataset_dir(dataset))
 
 
 def _read_run(path: Path, bench: Benchmark) -> Run:
@@ -100,7 +104,7 @@ def evaluate(
         raise LatinIntertextError("--cv applies to --retriever only; a run file is scored as it is.")
     if run is not None and save_run:
         raise LatinIntertextError(f"--save-run applies to --retriever only; the run is already saved, as {run}.")
-    check_outputs(save_run, json_path, inputs=[run])
+    check_outputs(save_run, json_path, inputs=[run, _dataset_dir(dataset)])
     bench = _benchmark(dataset)
     config: dict = {"dataset": str(bench.path), "k": k}
     if run is not None:
@@ -127,7 +131,7 @@ def compare(
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
     from latin_intertext.evaluate.metrics import evaluate_run
 
-    check_outputs(json_path, inputs=[run_a, run_b])
+    check_outputs(json_path, inputs=[run_a, run_b, _dataset_dir(dataset)])
     bench = _benchmark(dataset)
     a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
     for path, evaluation in ((run_a, a), (run_b, b)):
@@ -160,7 +164,9 @@ def leaderboard(
     from latin_intertext.retrieve.base import check_needs
 
     png = beside(out_path, ".png", "bar chart")
-    check_outputs(out_path, png, option="--out", inputs=run)
+    check_outputs(out_path, png, option="--out", inputs=[*run, _dataset_dir(dataset)])
+    if twice := [p for n, p in enumerate(run) if p.resolve() in {q.resolve() for q in run[:n]}]:
+        raise LatinIntertextError(f"--run {twice[0]} is given twice; give each run file once.")
     registry = load_all()
     specs = [registry[resolve_name(name)] for name in retriever or list(registry)]
     skipped: list[Skipped] = []

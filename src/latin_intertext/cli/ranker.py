@@ -27,7 +27,7 @@ def train_ranker(
     from latin_intertext.retrieve.ranker import EvidenceRanker
 
     given = out or trained_model_path()
-    target, _ = check_outputs(given, beside(given, ".json", "feature list"), option="--out")  # ~ expanded
+    target, _ = check_outputs(given, beside(given, ".json", "feature list"), option="--out", inputs=[dataset])  # ~ expanded
     bench = load_benchmark(dataset)
     with err.status("indexing the corpus and computing features"):
         ranker = EvidenceRanker().index(bench.corpus)
@@ -53,7 +53,7 @@ def ranker_report(
     from rich.progress import Progress
 
     png = beside(out, ".png", "chart")
-    check_outputs(out, png, json_out, save_run)
+    check_outputs(out, png, json_out, save_run, inputs=[dataset])
     bench = load_benchmark(dataset)
 
     steps = 2 + len(variants()) + len(registered_baselines())  # the index, each variant, the learning curve, each baseline

@@ -58,12 +58,27 @@ def make_searcher(corpus: Optional[str], tess: list[Path], tesserae_la: bool, wi
             raise LatinIntertextError(f"Tesserae-la (481k lines) is searched with its cached lemma index ({SPARSE_RETRIEVER}); --retriever {retriever} is for --corpus benchmark or --tess.")
         return Searcher.from_tesserae_la()
     if tess:
-        missing = [str(p) for p in tess if not p.expanduser().is_file()]
-        if missing:
-            raise LatinIntertextError(f"No such file: {', '.join(missing)}.")
         bench = _benchmark(dataset, sources) if with_benchmark else None
-        return Searcher.from_tess(tess, with_benchmark=bench, retriever=retriever)
+        return Searcher.from_tess(tess_files(tess), with_benchmark=bench, retriever=retriever)
     return Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
+
+
+def tess_files(given: list[Path]) -> list[Path]:
+    """What each ``--tess`` names: a file, or a folder whose ``.tess`` files are all read (in name order)."""
+    files, missing = [], []
+    for path in (p.expanduser() for p in given):
+        if path.is_dir():
+            found = sorted(path.glob("*.tess"))
+            if not found:
+                raise LatinIntertextError(f"{path} is a folder with no .tess file in it; give .tess files, or a folder that holds them.")
+            files += found
+        elif path.is_file():
+            files.append(path)
+        else:
+            missing.append(str(path))
+    if missing:
+        raise LatinIntertextError(f"No such file or folder: {', '.join(missing)}.")
+    return files
 
 
 def print_listed(console: Console, note: str, lines: list[str]) -> None:
@@ -100,7 +115,7 @@ def _describe(m: MatchedWord) -> str:
 def search_command(
     text: str = typer.Argument(..., help="The Latin passage to find parallels for (at most 5,000 characters)."),
     corpus: Optional[str] = typer.Option(None, "--corpus", help="benchmark (the default): the 39,675 lines of Vergil, Lucan, Ovid and Statius."),
-    tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead (repeatable)."),
+    tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead: a file or a folder of them (repeatable)."),
     tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 613 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
     with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
     k: int = typer.Option(10, "--k", help="How many parallels to show."),

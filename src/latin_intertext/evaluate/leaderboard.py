@@ -39,7 +39,9 @@ def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = 
         m, ci = e.report.metrics, e.report.ci95["ndcg_at_10"]
         cells = [f"`{e.name}`", f"{m['ndcg_at_10']:.4f} [{ci.low:.4f}, {ci.high:.4f}]"]
         cells += [f"{m[key]:.4f}" for key, _ in COLUMNS]
-        cells += ["-" if e.seconds is None else f"{e.seconds:.1f}", e.note]
+        missing = e.report.evaluation.missing
+        note = "; ".join(filter(None, [e.note, missing and f"no results for {len(missing)} of {len(e.report.evaluation.query_ids)} queries, scored 0"]))
+        cells += ["-" if e.seconds is None else f"{e.seconds:.1f}", note]
         lines.append("| " + " | ".join(cells) + " |")
     if entries:
         n = len(entries[0].report.evaluation.query_ids)

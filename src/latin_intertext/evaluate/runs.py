@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Collection
 
 from latin_intertext.benchmark import Run
-from latin_intertext.errors import InputError
+from latin_intertext.errors import InputError, not_utf8
 from latin_intertext.evaluate.metrics import ranked
 
 FORMAT_HINT = "Each line must be `qid Q0 docid rank score tag` (6 whitespace-separated fields, integer rank, numeric score)."
@@ -91,10 +91,7 @@ def _decode(raw: bytes, path: Path, lineno: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{path}:{lineno}: byte {exc.start + 1} of the line (0x{raw[exc.start]:02x}) is not UTF-8",
-            hint="Save the run file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 RUN > RUN.utf8`).",
-        ) from None
+        raise not_utf8(str(path), raw, exc, "Save the run file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 RUN > RUN.utf8`).", lineno) from None
 
 
 def write_trec_run(run: Run, path: Path | str, tag: str = "latin-intertext") -> Path:

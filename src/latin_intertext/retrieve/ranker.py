@@ -12,6 +12,7 @@ Without ``fit``, the model that ``latin-intertext train-ranker`` trains on all 4
 
 from __future__ import annotations
 
+import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +22,7 @@ import numpy as np
 
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.latin import LEMMATISER_VERSION, require_lemmatiser
 from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve.base import LearnedRetriever, register
@@ -245,9 +247,11 @@ class EvidenceRanker(LearnedRetriever):
         """One text file holding every member's LightGBM model, plus a JSON sidecar with the feature list."""
         if not self._boosters:
             raise LatinIntertextError("Nothing to save: fit() the ranker first (or run `latin-intertext train-ranker`).")
+        text = MEMBER_SEPARATOR.join(b.model_to_string() for b in self._boosters)
+        meta = {"features": self.feature_names, "params": self.params(), "lemmatiser": LEMMATISER_VERSION, "sha256": _sha256(text)}
         with atomic_files(path, path.with_suffix(".json")) as (model, sidecar):  # both land, or neither
-            model.write_text(MEMBER_SEPARATOR.join(b.model_to_string() for b in self._boosters), encoding="utf-8")
-            sidecar.write_text(json.dumps({"features": self.feature_names, "params": self.params()}, indent=2) + "\n", encoding="utf-8")
+            model.write_text(text, encoding="utf-8")
+            sidecar.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     def _ensure_model(self) -> None:
         if self._boosters:
@@ -259,14 +263,23 @@ class EvidenceRanker(LearnedRetriever):
         path = Path(self.model_path) if self.model_path else trained_model_path()
         if not path.is_file():
             raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first, or fit() the retriever.")
+        retrain = "retrain it with `latin-intertext train-ranker`"
         sidecar = path.with_suffix(".json")
         if not sidecar.is_file():
-            raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is missing; retrain with `latin-intertext train-ranker`.")
-        meta = json.loads(sidecar.read_text())
-        if meta["features"] != self.feature_names:
-            raise LatinIntertextError(f"{path} was trained on features {meta['features']}, not {self.feature_names}; retrain it with `latin-intertext train-ranker`.")
-        self._boosters = [lgb.Booster(model_str=text) for text in path.read_text().split(MEMBER_SEPARATOR)]
-        self._trained_features = list(meta["features"])
+            raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is missing; {retrain}.")
+        try:
+            meta = json.loads(sidecar.read_text(encoding="utf-8"))
+            features, recorded = list(meta["features"]), meta.get("sha256")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is damaged ({exc}); {retrain}.") from exc
+        if features != self.feature_names:
+            raise LatinIntertextError(f"{path} was trained on features {features}, not {self.feature_names}; {retrain}.")
+        require_lemmatiser(meta.get("lemmatiser"), f"The model at {path} (as {sidecar.name} records)", "its features would not be those it learned from", "`latin-intertext train-ranker`")
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if _sha256(text) != recorded:  # checked here: LightGBM aborts the whole process on a damaged model
+            raise LatinIntertextError(f"{path} is damaged (its sha256 is not the one {sidecar.name} records); {retrain}.")
+        self._boosters = [lgb.Booster(model_str=member) for member in text.split(MEMBER_SEPARATOR)]
+        self._trained_features = features
 
     # -- search ---------------------------------------------------------------
     def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:
@@ -311,6 +324,10 @@ class ThemedEvidenceRanker(EvidenceRanker):
                 f"{self.name} has no search model: evaluate it with `--cv`, or search with `evidence-ranker` (alias `best`)."
             )
         super()._ensure_model()
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 TAIL_DEPTH = 1000

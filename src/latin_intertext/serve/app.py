@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.explain import line_segments, query_segments
 from latin_intertext.serve.index import SPARSE_RETRIEVER
-from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Hit, QueryError, Searcher
+from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Hit, NotFoundError, QueryError, Searcher
 
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -231,10 +231,6 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             return Searcher.from_tess(paths, with_benchmark=bench if with_benchmark else None, retriever=searcher.retriever_name if searcher.retriever_name != SPARSE_RETRIEVER else None, displays=names)
 
     return app
-
-
-class NotFoundError(QueryError):
-    status_code = 404
 
 
 class UploadTooLarge(QueryError):

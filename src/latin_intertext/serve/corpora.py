@@ -24,6 +24,7 @@ See ``docs/ids.md``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -245,6 +246,12 @@ def tess_corpus(
     progress: Callable[[int], None] | None = None,
 ) -> Corpus:
     """A corpus of ``.tess`` files (optionally after the benchmark's corpus), ids as in the module docstring."""
+    names = Counter(Path(d).name for d in (displays or paths))
+    if twice := sorted(n for n, count in names.items() if count > 1):
+        raise InputError(
+            f"{', '.join(twice)}: given more than once. Line ids are made from file names (docs/ids.md), so each name must be unique.",
+            hint="Give each file once, or rename one of the copies.",
+        )
     builder = _Builder(name)
     if bench is not None:
         builder.add_benchmark(bench)

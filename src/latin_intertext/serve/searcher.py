@@ -62,6 +62,10 @@ class QueryTooLong(QueryError):
     status_code = 413
 
 
+class NotFoundError(QueryError):
+    status_code = 404
+
+
 def default_choice() -> tuple[str, str]:
     """(retriever, why not ``best``): ``best`` when its trained model exists, else ``bm25-lemma`` and the reason."""
     model = trained_model_path()
@@ -167,6 +171,8 @@ def validate_query(text: str, k: int = 10) -> list[latin.Token]:
     tokens = latin.tokenize(text)
     if not tokens:
         raise QueryError("The passage has no Latin words (only digits, punctuation or symbols). Paste Latin text.")
+    if not any(latin.in_latin_alphabet(t.form) for t in tokens):
+        raise QueryError("The passage has no word in the Latin alphabet (Greek, or another script?). Paste Latin text; transliterate Greek words.")
     return tokens
 
 
@@ -324,7 +330,7 @@ class Searcher:
         try:
             i = self.corpus.index_of(doc_id)
         except KeyError:
-            raise QueryError(f"No line {doc_id!r} in corpus {self.corpus.name!r}.") from None
+            raise NotFoundError(f"No line {doc_id!r} in corpus {self.corpus.name!r}.") from None
         return self.context_lines(i, before, after)
 
     def payload(self, text: str, hits: list[Hit], report: bool = False) -> dict:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from latin_intertext.errors import InputError
+from latin_intertext.errors import InputError, not_utf8
 
 _CITATION = re.compile(r"^<(?P<tag>[^<>]*?)\s*(?P<locus>[^\s<>]+)>(?P<sep>[\t ]+|$)(?P<text>.*)$")
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
@@ -79,10 +79,11 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
     result = TessText(name)
     problems: list[str] = []
     seen: dict[str, int] = {}
+    data = path.read_bytes()
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{name}: not UTF-8 text ({exc}).", hint="Save the file as UTF-8.") from exc
+        raise not_utf8(name, data, exc, "Save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE.tess > FILE.utf8.tess`).") from None
     for lineno, line in enumerate(raw.splitlines(), start=1):
         line = line.lstrip("\ufeff") if lineno == 1 else line
         if not line.strip():

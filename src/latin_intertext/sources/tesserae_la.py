@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import tempfile
+import zipfile
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -242,9 +244,13 @@ def lemmatised_corpus(
     root, files = source_files(sources, limit_files)  # verified once, for the cache key and the reading
     path = _cache_path(files, limit_files)
     if path.is_file():
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            return LemmaCorpus(z["vocab"].tolist(), z["ids"], z["offsets"], CorpusReport(**meta), path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                return LemmaCorpus(z["vocab"].tolist(), z["ids"], z["offsets"], CorpusReport(**meta), path)
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:  # a damaged cache is ours: made again
+            logging.getLogger(__name__).warning(f"{path}: damaged lemma cache ({type(exc).__name__}: {exc}); lemmatising the corpus again")
+            path.unlink()
     report = CorpusReport()
     vocab: dict[str, int] = {}
     ids: list[int] = []
