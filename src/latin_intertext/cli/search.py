@@ -170,10 +170,10 @@ def index_tesserae_command(
 
         meta = build_tesserae_index(sources=sources, progress=progress)
     counts = meta["counts"]
-    print_listed(console, f"ignored {len(meta['ignored'])} file(s) of the mirror that the manifest does not pin:", meta["ignored"])
+    print_listed(console, f"ignored {len(meta['ignored'])} file(s) of the mirror, each with why:", meta["ignored"])
     console.print(
         f"Indexed {counts['lines']:,} lines of {counts['files']} files in {meta['build_seconds']} s into {meta['folder']}.\n"
-        f"Left out: {counts['ignored']} unpinned file(s), {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
+        f"Left out: {counts['ignored']} ignored file(s), {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
         f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids. Every one is listed in {meta['folder']}/report.json."
     )
 
