@@ -303,6 +303,26 @@ def test_cross_validated_ranker_beats_bm25_lemma(benchmark):
     assert ranker > baseline, f"evidence-ranker {ranker:.4f} <= bm25-lemma {baseline:.4f}"
 
 
+def test_the_search_page_gets_every_line_sharing_a_word_not_only_the_ranker_s_candidates(benchmark, trained_model):
+    """The ranker scores about 300 candidates; a search for k=1000 once stopped there, and an author filter applied
+    after them found 133 of Statius' 150 lines holding *arma*. Lines beyond the candidates now follow, in stage 1's order."""
+    from latin_intertext import latin
+    from latin_intertext.retrieve.ranker import EvidenceRanker
+    from latin_intertext.serve.corpora import benchmark_corpus
+    from latin_intertext.serve.searcher import Searcher
+
+    ranker = EvidenceRanker(model_path=str(trained_model)).index(benchmark.corpus)
+    searcher = Searcher(benchmark_corpus(benchmark), ranker, "evidence-ranker", benchmark)
+    holding = {d.id for d in benchmark.corpus if "arma" in latin.forms(d.text)}
+    statius = {i for i in holding if i.startswith("statius-")}
+    assert len(holding) > 400 and len(statius) > 100
+    assert holding <= {h.citation.id for h in searcher.search("arma", k=1000)}
+    assert statius <= {h.citation.id for h in searcher.search("arma", k=1000, authors=["statius"])}
+    cand, _ = ranker.score_candidates("arma")
+    scores = ranker.score_all("arma")
+    assert scores[cand].min() > np.delete(scores, cand).max()  # every candidate above every other line
+
+
 def test_trained_model_explains_parallels_for_a_passage_outside_the_benchmark(benchmark, trained_model, monkeypatch):
     """Lucretius 1.1-2 is not a benchmark query; the search model finds Aeneid 10.65 (hominum divomque) and says why."""
     from latin_intertext.paths import trained_model_path

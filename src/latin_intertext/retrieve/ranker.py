@@ -119,6 +119,7 @@ class EvidenceRanker(LearnedRetriever):
         self._lines = lines
         self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._tail: dict[str, np.ndarray] = {}  # non-candidates by first-stage score, to fill runs deeper than the candidates
+        self._last_first: tuple[str | None, np.ndarray | None] = (None, None)
         authors = sorted({d.author for d in lines.lines})
         self._author_code = np.array([authors.index(d.author) for d in lines.lines], dtype=np.float32)
 
@@ -181,7 +182,13 @@ class EvidenceRanker(LearnedRetriever):
             ranks = np.column_stack([_rank_fraction(v) for v in key] + [_gap_to_best(v) for v in key]) if len(cand) else np.zeros((0, len(RELATIVE)))
             self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None], self._extra_columns(text, query, cand)]))
             self._tail[text] = _tail(first, cand, TAIL_DEPTH)
+            self._last_first = (text, first)
         return self._cache[text]
+
+    def _first_stage(self, text: str) -> np.ndarray:
+        """Stage 1's score of every line for ``text`` (kept for the last text only: a full-length array per query)."""
+        last_text, first = self._last_first
+        return first if last_text == text else first_stage_score(dense_features(self._lines, Unit.of(text)))
 
     def _extra_columns(self, text: str, query: Unit, cand: np.ndarray) -> np.ndarray:
         """Columns named by ``extra_features``, for a subclass's analysis (none here)."""
@@ -295,6 +302,17 @@ class EvidenceRanker(LearnedRetriever):
             if progress:
                 progress(1)
         return run
+
+    def score_all(self, text: str) -> np.ndarray:
+        """Every line's score, for the search page: the candidates' by the model, then every other line in which stage 1
+        finds any evidence, below all of them in stage 1's order; -inf for lines that share nothing. So a search
+        for k lines gets k lines whenever k lines share a word (and an author filter applied after it still finds them)."""
+        cand, scores = self.score_candidates(text)
+        first = self._first_stage(text).astype(np.float64)
+        out = np.where(first > 0, first / max(float(first.max()), 1e-9), -np.inf)
+        out += (float(scores.min()) if len(scores) else 0.0) - 2.0  # in (floor - 2, floor - 1]: below every candidate
+        out[cand] = scores
+        return out
 
     def score_candidates(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         """(line indexes, scores) of the candidates of one passage: the search page's entry point."""

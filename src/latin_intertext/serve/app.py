@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Sequence
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -29,7 +30,7 @@ from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Hit, NotFound
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_UPLOAD_FILES = 10
-METRICS = ("ndcg_cut_10", "recall_10", "recall_100")
+METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # MTEB's names, as everywhere in the project
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -37,6 +38,12 @@ class SearchRequest(BaseModel):
     text: str = Field(..., description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).", examples=["Aeneadum genetrix, hominum divomque voluptas"])
     k: int = Field(10, ge=1, le=MAX_K, description="How many parallels to return.")
     authors: list[str] | None = Field(None, description="Only lines by these authors (keys or names, e.g. 'vergil'); all if empty.")
+
+
+class InvalidRequest(InputError):
+    """Parameters FastAPI could not validate (``k=abc``, a missing ``q``), in the app's own error format."""
+
+    status_code = 422
 
 
 def _status(exc: LatinIntertextError) -> int:
@@ -78,11 +85,22 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             return JSONResponse(_error_body(exc), status_code=_status(exc))
         return templates.TemplateResponse(request, "error.html", {"error": _error_body(exc)}, status_code=_status(exc))
 
+    @app.exception_handler(RequestValidationError)
+    async def _on_invalid(request: Request, exc: RequestValidationError):
+        problems = [f"{'.'.join(str(part) for part in e['loc'] if part not in ('query', 'body', 'path', 'form'))}: {e['msg']}" for e in exc.errors()]
+        error = InvalidRequest("Invalid request: " + "; ".join(problems), problems, hint="Each endpoint's parameters are listed at /docs.")
+        return await _on_error(request, error)
+
     def page(request: Request, name: str, status_code: int = 200, **context) -> HTMLResponse:
         return templates.TemplateResponse(request, name, context, status_code=status_code)
 
     def view(hits: list[Hit], text: str, gold: set[str] = frozenset()) -> list[dict]:
-        return [{"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold} for h in hits]
+        """What the templates show of each hit; ``link``: whether /line/ can show its context (an uploaded file's lines
+        are not kept on the server, so they get none)."""
+        return [
+            {"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold, "link": h.id in searcher.corpus}
+            for h in hits
+        ]
 
     def system_run(qid: str) -> dict[str, float]:
         """The retriever's top 100 for a benchmark query, from its text alone."""
@@ -93,7 +111,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         return run_cache[qid]
 
     def query_detail(qid: str) -> dict:
-        import pytrec_eval
+        from latin_intertext.evaluate.metrics import evaluate_run
 
         if not bench:
             raise QueryError("This server has no benchmark loaded: start it with --dataset DIR.")
@@ -102,7 +120,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         q = queries[qid]
         run = system_run(qid)
         gold = bench.qrels.get(qid, {})
-        scores = pytrec_eval.RelevanceEvaluator({qid: gold}, {"ndcg_cut.10", "recall.10", "recall.100"}).evaluate({qid: run or {"-": 0.0}})[qid]
+        scores = evaluate_run({qid: run}, {qid: gold}).means
         ranks = {doc_id: r for r, doc_id in enumerate(run, start=1)}
         gold_lines = []
         for doc_id in gold:
@@ -116,7 +134,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     # --- HTML pages --------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def search_page(request: Request, q: str = "", author: Annotated[list[str], Query()] = [], k: int = 10):
+    def search_page(request: Request, q: str = "", author: Annotated[list[str], Query()] = [], k: Annotated[int, Query(ge=1, le=MAX_K)] = 10):
         if "q" not in request.query_params:  # the landing page; a submitted empty box is an error below
             return page(request, "search.html", q="", authors=author, k=k, results=None)
         try:
@@ -148,7 +166,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def queries_page(request: Request):
         if not bench:
             raise QueryError("This server has no benchmark loaded: start it with --dataset DIR.")
-        return page(request, "queries.html", queries=bench.queries)
+        return page(request, "queries.html", queries=bench.queries, gold_lines={q.id: len(bench.qrels.get(q.id, {})) for q in bench.queries})
 
     @app.get("/benchmark/{qid}", response_class=HTMLResponse, include_in_schema=False)
     def query_page(request: Request, qid: str):

@@ -138,6 +138,13 @@ class Corpus:
             raise UnknownAuthorError(f"Unknown author(s): {', '.join(map(repr, unknown))}. Authors in corpus {self.name!r}: {shown}.")
         return np.isin(self.author_of, np.fromiter(wanted, dtype=np.int32))
 
+    def __contains__(self, doc_id: object) -> bool:
+        try:
+            self.index_of(doc_id)
+        except KeyError:
+            return False
+        return True
+
     def index_of(self, doc_id: str) -> int:
         try:
             return self._ids[doc_id]

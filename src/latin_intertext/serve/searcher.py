@@ -285,15 +285,10 @@ class Searcher:
 
     # --- searching ---------------------------------------------------------------------------------------
     def scores(self, text: str, k: int, mask: np.ndarray | None) -> dict[str, float]:
-        if hasattr(self.retriever, "score_candidates"):  # the learned ranker scores its candidates only
-            cand, cand_scores = self.retriever.score_candidates(text)
-            scores = np.full(len(self.corpus), -np.inf)
-            scores[np.asarray(cand, dtype=np.int64)] = cand_scores
-        else:
-            try:
-                scores = np.asarray(self.retriever.score_all(text), dtype=np.float64)
-            except NotImplementedError:
-                scores = None
+        try:
+            scores = np.asarray(self.retriever.score_all(text), dtype=np.float64)
+        except NotImplementedError:
+            scores = None
         if scores is None:
             depth = len(self.corpus) if mask is not None else k
             run = self.retriever.search({"q": text}, k=depth).get("q", {})
