@@ -193,10 +193,17 @@ def lemmatize(form: str) -> str:
     if (corrected := _LEMMA_OVERRIDES.get(fold(form))) is not None:
         return corrected
     for candidate in (form, *_greek_nominatives(form)):
-        for spelling in spellings(candidate):
-            if simplemma.is_known(spelling, lang="la"):
-                return canonical_lemma(_base_headword(fold(form), fold(simplemma.lemmatize(spelling, lang="la"))))
+        if (lemma := _simplemma_lemma(candidate)) is not None:
+            return canonical_lemma(_base_headword(fold(form), lemma))
     return guess_stem(canonical_lemma(fold(form)))
+
+
+def _simplemma_lemma(form: str) -> str | None:
+    """simplemma's folded lemma for the first of the form's dictionary spellings it knows, or None."""
+    for spelling in spellings(form):
+        if simplemma.is_known(spelling, lang="la"):
+            return fold(simplemma.lemmatize(spelling, lang="la"))
+    return None
 
 
 # simplemma files some headwords under a word derived from them: the positive of many adjectives under its comparative
@@ -213,8 +220,7 @@ def _base_headword(folded: str, lemma: str) -> str:
     if not _DERIVED_LEMMA.search(lemma) or _DERIVED_FORM.search(folded):
         return lemma
     allowed = {canonical_lemma(candidate) for candidate in _lexicon().lookup(folded)}
-    known = [spelling for spelling in spellings(lemma) if simplemma.is_known(spelling, lang="la")]
-    base = fold(simplemma.lemmatize(known[0], lang="la")) if known else lemma
+    base = _simplemma_lemma(lemma) or lemma
     if base != lemma and (base == folded or base in allowed):
         return base
     if folded in allowed:

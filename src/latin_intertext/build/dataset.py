@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,7 +18,7 @@ from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
 from latin_intertext.sources.gold import WORKS, GoldParallel, read_gold
-from latin_intertext.sources.tess import Skipped, TessText, author_key, parse_tess
+from latin_intertext.sources.tess import Duplicate, Skipped, TessText, author_key, parse_tess
 
 TARGET_FILES = {  # author key -> file stem in naacl2021/texts
     "vergil": "vergil.aeneid",
@@ -39,6 +38,7 @@ class BuildReport:
     files_read: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     separators: Counter = field(default_factory=Counter)  # author -> {"tab": n, "space": n}
+    duplicates: list[Duplicate] = field(default_factory=list)  # the duplicate citations among ``skipped``, as lines
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(s.reason.split(" (")[0].split(" <")[0] for s in self.skipped))
@@ -65,6 +65,7 @@ def _read_texts(root: Path, stem: str, report: BuildReport, part: str = "*") -> 
         text = parse_tess(path, require_book_line=True, display=str(path.relative_to(root)))
         report.files_read += 1
         report.skipped.extend(text.skipped)
+        report.duplicates.extend(text.duplicates)
         report.separators.setdefault(stem.split(".")[0], Counter()).update(text.separators)
         texts.append(text)
     return texts
@@ -92,38 +93,30 @@ def read_query_lines(root: Path, report: BuildReport, book: int = VF_BOOK) -> di
     return lines
 
 
-_DUPLICATE = re.compile(r"^duplicate citation (?P<tag><[^>]*?(?P<book>\d+)\.(?P<line>\d+)>) \(first at line (?P<first>\d+)\); first kept$")
-
-
-def prefer_quoted_occurrences(corpus: list[CorpusLine], skipped: list[Skipped], parallels: list[GoldParallel]) -> tuple[list[CorpusLine], list[Skipped]]:
+def prefer_quoted_occurrences(
+    corpus: list[CorpusLine], skipped: list[Skipped], duplicates: list[Duplicate], parallels: list[GoldParallel]
+) -> tuple[list[CorpusLine], list[Skipped]]:
     """Of a duplicated citation the gold cites, keep the occurrence that shares more word forms with the gold's
-    result phrases (the first on a tie); the occurrence left out stays listed, with why."""
+    result phrases (the first on a tie); the occurrence left out stays listed in ``skipped``, with why."""
     quoted: dict[str, list[GoldParallel]] = {}
     for p in parallels:
         for n in p.target_lines:
             quoted.setdefault(f"{p.author}-{p.book}-{n}", []).append(p)
     index = {d.id: i for i, d in enumerate(corpus)}
-    corpus, still_skipped = list(corpus), []
-    for s in skipped:
-        m = _DUPLICATE.match(s.reason)
-        doc_id = _duplicate_id(s.path, m) if m else None
-        quoting = quoted.get(doc_id, []) if doc_id else []
+    listed = {(s.path, s.lineno): n for n, s in enumerate(skipped)}
+    corpus, skipped = list(corpus), list(skipped)
+    for dup in duplicates:
+        book, line = dup.line.book_line
+        doc_id = f"{author_key(dup.line.tess_index)}-{book}-{line}"
+        quoting = quoted.get(doc_id, [])
         first = corpus[index[doc_id]] if quoting else None
-        if not quoting or _shared_forms(quoting, s.content) <= _shared_forms(quoting, first.text):
-            still_skipped.append(s)
+        if not quoting or _shared_forms(quoting, dup.line.text) <= _shared_forms(quoting, first.text):
             continue
-        corpus[index[doc_id]] = replace(first, text=s.content)
+        corpus[index[doc_id]] = replace(first, text=dup.line.text)
         rows = ", ".join(str(p.csv_line) for p in quoting)
-        reason = f"duplicate citation {m['tag']} (also at line {s.lineno}, whose words the gold quotes: CSV line {rows}); that one kept"
-        still_skipped.append(Skipped(s.path, int(m["first"]), reason, first.text))
-    return corpus, still_skipped
-
-
-def _duplicate_id(path: str, m: re.Match) -> str | None:
-    """The corpus id of a duplicated citation in one of the target epics' files."""
-    name = Path(path).name
-    author = next((a for a, stem in TARGET_FILES.items() if name.startswith(f"{stem}.part.")), None)
-    return f"{author}-{int(m['book'])}-{int(m['line'])}" if author else None
+        reason = f"duplicate citation {dup.line.tess_index} (also at line {dup.line.lineno}, whose words the gold quotes: CSV line {rows}); that one kept"
+        skipped[listed[(dup.line.path, dup.line.lineno)]] = Skipped(dup.line.path, dup.first_lineno, reason, first.text)
+    return corpus, skipped
 
 
 def _shared_forms(parallels: list[GoldParallel], text: str) -> int:
@@ -162,6 +155,6 @@ def build_benchmark(root: Path) -> tuple[Benchmark, BuildReport]:
     keys = {(d.author.lower(), d.book, d.line) for d in corpus}
     parallels = read_gold(root / GOLD_FILE, keys)
     report.files_read += 1
-    corpus, report.skipped = prefer_quoted_occurrences(corpus, report.skipped, parallels)
+    corpus, report.skipped = prefer_quoted_occurrences(corpus, report.skipped, report.duplicates, parallels)
     queries = make_queries(parallels, read_query_lines(root, report))
     return Benchmark(corpus, queries, make_qrels(parallels)), report

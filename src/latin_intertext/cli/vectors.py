@@ -20,11 +20,10 @@ def train_vectors_command(
     out: Optional[Path] = typer.Option(None, "--out", help="Where to save the vectors (default: models dir, where the word2vec retriever looks)."),
 ) -> None:
     """Lemmatise the Tesserae Latin corpus (cached) and train Word2Vec lemma vectors on it."""
-    from latin_intertext.sources.manifest import load_manifest
-    from latin_intertext.sources.tesserae_la import NOT_TEXTS
+    from latin_intertext.sources.tesserae_la import texts_in_manifest
     from latin_intertext.vectors import train_vectors
 
-    n_files = len([f for f in load_manifest("tesserae-la") if f.local_path not in NOT_TEXTS])
+    n_files = len(texts_in_manifest())
     n_files = min(n_files, limit_files) if limit_files else n_files
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as progress:

@@ -59,12 +59,21 @@ class Skipped:
         return f"{self.path}:{self.lineno}: {self.reason}"
 
 
+@dataclass(frozen=True)
+class Duplicate:
+    """A later occurrence of a citation, left out (it is also in ``TessText.skipped``), and where the kept one stands."""
+
+    line: TessLine
+    first_lineno: int
+
+
 @dataclass
 class TessText:
     path: str
     lines: list[TessLine] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     separators: dict[str, int] = field(default_factory=dict)  # "tab"/"space" -> count
+    duplicates: list[Duplicate] = field(default_factory=list)
 
 
 def parse_tess(path: Path | str, *, require_book_line: bool = False, display: str | None = None) -> TessText:
@@ -105,6 +114,7 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
             result.skipped.append(
                 Skipped(name, lineno, f"duplicate citation {tag} (first at line {seen[m['locus']]}); first kept", text)
             )
+            result.duplicates.append(Duplicate(TessLine(tag, m["locus"], text, name, lineno), seen[m["locus"]]))
             continue
         seen[m["locus"]] = lineno
         sep = "tab" if "\t" in m["sep"] else "space"

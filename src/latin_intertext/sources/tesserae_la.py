@@ -39,7 +39,6 @@ from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
 COLLECTION = "tesserae-la"
 CACHE_VERSION = 2  # bump when the cache's format changes (latin.LEMMATISER_VERSION covers the lemmas)
 _PROBLEM_LINE = re.compile(r":(\d+): ")
-_DUPLICATE = re.compile(r"duplicate citation (<.*>) \(first at line (\d+)\)")
 
 
 @dataclass
@@ -86,15 +85,9 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
             tmp.flush()
             text = parse_tess(tmp.name, display=name)  # same line numbers; malformed ones are now blank
         text.skipped = [s for s in text.skipped if s.lineno not in bad]
-    duplicates, rest = [], []
-    for s in text.skipped:
-        m = _DUPLICATE.match(s.reason)
-        if m and s.content:
-            locus = m[1].strip("<>").rsplit(" ", 1)[-1]
-            duplicates.append((TessLine(m[1], locus, s.content, s.path, s.lineno), f"{s.path}:{s.lineno}: duplicate citation {m[1]} (first at line {m[2]})"))
-        else:
-            rest.append(s)
-    text.skipped = rest
+    dropped = {d.line.lineno for d in text.duplicates}
+    text.skipped = [s for s in text.skipped if s.lineno not in dropped]
+    duplicates = [(d.line, f"{d.line.path}:{d.line.lineno}: duplicate citation {d.line.tess_index} (first at line {d.first_lineno})") for d in text.duplicates]
     return TessRead(text, duplicates, malformed)
 
 
@@ -183,9 +176,14 @@ class LemmaFrequencies:
         return float(np.log((self.n_lines + 1) / (self.doc_freq.get(lemma, 0) + 1)) + 1)
 
 
+def texts_in_manifest() -> list[SourceFile]:
+    """The manifest's files that are texts (not :data:`NOT_TEXTS`), in manifest order."""
+    return [f for f in load_manifest(COLLECTION) if f.local_path not in NOT_TEXTS]
+
+
 def source_files(sources: Path | str | None = None, limit_files: int | None = None) -> tuple[Path, list[SourceFile]]:
     """The verified source root and the pinned files to read (the first ``limit_files`` in manifest order)."""
-    files = [f for f in load_manifest(COLLECTION) if f.local_path not in NOT_TEXTS]
+    files = texts_in_manifest()
     if limit_files is not None:
         files = files[: max(0, limit_files)]
     mirror = mirror_from_env(sources)
@@ -216,7 +214,7 @@ def iter_lemma_lines(
 
 
 def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_file: Callable[[str], None] | None) -> Iterator[list[str]]:
-    report.ignored = [f"{name}: {why}; ignored" for name, why in NOT_TEXTS.items()]
+    report.ignored = [ignored_note(Path(name)) for name in NOT_TEXTS]
     for entry in files:
         for line in read_lines(root / entry.local_path, report, entry.local_path):
             lemmas = latin.lemmas(line.text)
