@@ -27,7 +27,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 4
+LEMMATISER_VERSION = 5
 
 
 def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:
@@ -72,7 +72,7 @@ SIMPLEMMA_ERRORS = {
     "quoque": "quoque", "oris": "ora", "tergo": "tergum", "uiris": "uir", "iusta": "iustus", "nouis": "nouus",
     "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
-    "minor": "paruus", "ratus": "reor", "senis": "senex",
+    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey").
 VERSE_READINGS = {"cano": "cano"}
@@ -194,7 +194,7 @@ def lemmatize(form: str) -> str:
         return corrected
     for candidate in (form, *_greek_nominatives(form)):
         if (lemma := _simplemma_lemma(candidate)) is not None:
-            return canonical_lemma(_base_headword(fold(form), lemma))
+            return canonical_lemma(_base_headword(fold(form), _verb_of_verb_form(lemma)))
     return guess_stem(canonical_lemma(fold(form)))
 
 
@@ -204,6 +204,17 @@ def _simplemma_lemma(form: str) -> str | None:
         if simplemma.is_known(spelling, lang="la"):
             return fold(simplemma.lemmatize(spelling, lang="la"))
     return None
+
+
+# simplemma files a few syncopated perfects under the full perfect form, which is no headword (*petiisse*: *petiuisse*,
+# *uixet*: *uixisset*); that form's own lemma is the verb (*peto*, *uiuo*).
+_VERB_FORM = re.compile(r"(?:isse|isset|issent|erunt)$")
+
+
+def _verb_of_verb_form(lemma: str) -> str:
+    if _VERB_FORM.search(lemma) and (verb := _simplemma_lemma(lemma)) is not None:
+        return verb
+    return lemma
 
 
 # simplemma files some headwords under a word derived from them: the positive of many adjectives under its comparative
