@@ -12,6 +12,13 @@ def test_fold_strips_diacritics_and_writes_u_and_i():
     assert latin.fold("Ávē Jūlius VIRVMQVE") == "aue iulius uirumque"
 
 
+def test_ligatures_are_written_out_so_both_spellings_meet():
+    """Some Tesserae texts (Sedulius, Bede) write *sæva* and *Æneas*; a query spelled with *ae* must meet them."""
+    assert latin.fold("sæva Æneas cœlum") == "saeua aeneas coelum"
+    assert latin.lemmas("sæva prælia") == latin.lemmas("saeva proelia") == ["saeuus", "proelium"]
+    assert [t.form for t in latin.tokenize("sæva")] == ["sæva"]  # the written word is kept as written
+
+
 @pytest.mark.parametrize(
     ("form", "expected"),
     [("virumque", ("virum", "que")), ("populosque", ("populos", "que")), ("arma", ("arma", ""))],

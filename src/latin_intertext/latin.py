@@ -64,7 +64,7 @@ _ASSIMILATIONS = (
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 # Spellings of one lemma that no prefix rule covers.
-_LEMMA_VARIANTS = {"tento": "tempto", "tentatus": "tempto", "temptatus": "tempto"}
+_LEMMA_VARIANTS = {"tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior"}
 # Frequent forms in verse whose simplemma lemma is none of their readings in Whitaker's Words (*oris*: *auris*, *ratus*:
 # *rattus* "rat", *nouis*: *nos*, *iusta*: *iuxta*), or splits one noun three ways (*fata*, *fato*, *fatis*: *fata*,
 # *fatum*, *fatus*); each gets the reading epic verse mostly means. Tests check each against both lexicons.
@@ -92,11 +92,15 @@ class Token:
     enclitic: str = ""  # the enclitic split off this word, if any
 
 
+_LIGATURES = str.maketrans({"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe"})
+
+
 def strip_diacritics(text: str) -> str:
+    """Accents and diaereses off and ligatures written out (*sǽva*, *Æneas*: *saeva*, *Aeneas*), as most editions spell."""
     if text.isascii():  # nothing to decompose: the common case, kept cheap
         return text
     decomposed = unicodedata.normalize("NFD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_LIGATURES)
 
 
 def fold(text: str) -> str:
