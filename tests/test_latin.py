@@ -183,6 +183,14 @@ def test_a_capital_inside_a_sentence_reads_the_word_as_a_name(text, word, lemma)
     assert latin.lemmas(text) == [t.lemma for t in latin.tokenize(text)]
 
 
+@pytest.mark.parametrize(
+    "text, filed",
+    [("pius Aeneas", {"pius", "aeneas", "aeneus"}), ("Aeneas", {"aeneus"}), ("Inde ruit", {"inde", "ruo"}), ("tum Veneris", {"tum", "uenus", "uenio"})],
+)
+def test_filed_lemmas_add_the_common_reading_of_a_name_that_a_line_opening_would_get(text, filed):
+    assert latin.filed_lemmas(text) == filed
+
+
 @pytest.mark.parametrize("text", ["Inde ruit", "fugit. Inde ruit", 'ait: "Inde ruit', "Media nocte"])
 def test_a_capital_opening_a_sentence_or_a_speech_is_read_as_usual(text):
     """*Inde* is not *Indus*, nor *Media* *Medea*, when the capital only opens a sentence."""

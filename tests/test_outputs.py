@@ -11,7 +11,7 @@ import pytest
 
 from latin_intertext import outputs
 from latin_intertext.cli import main
-from latin_intertext.outputs import OutputError, atomic_dir, atomic_file, atomic_files, check_outputs
+from latin_intertext.outputs import OutputError, atomic_dir, atomic_files, check_outputs
 
 from conftest import WRITERS, squash
 
@@ -31,7 +31,7 @@ def test_a_symlinked_output_keeps_its_link_and_its_file_is_replaced(tmp_path):
     real.write_text("old")
     link = tmp_path / "r.json"
     link.symlink_to(real)
-    with atomic_file(link) as tmp:
+    with atomic_files(link) as (tmp,):
         tmp.write_text("new")
     assert link.is_symlink() and link.resolve() == real and real.read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "store"] and [p.name for p in real.parent.iterdir()] == ["r.json"]

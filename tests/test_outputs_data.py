@@ -213,3 +213,18 @@ def test_stats_prints_the_cards_figures(dataset_dir, capsys):
     assert main(["stats", str(dataset_dir), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert (figures["corpus"], figures["queries"], figures["qrels"], figures["gold_parallels"]) == (39675, 482, 978, 945)
+
+
+@pytest.mark.parametrize("holds_user_files", [False, True])
+def test_a_folder_that_is_no_dataset_gets_advice_that_works(tmp_path, monkeypatch, capsys, holds_user_files):
+    """`build --out DIR` is the fix only where build may write: never over a folder holding the user's own files."""
+    folder = tmp_path / "somewhere"
+    folder.mkdir()
+    if holds_user_files:
+        (folder / "notes.txt").write_text("mine")
+    err = fails_cleanly(monkeypatch, capsys, "stats", "--dataset", folder)
+    assert f"{folder} is not a built dataset folder" in err
+    if holds_user_files:
+        assert "never replaces" in err and "--dataset DIR" in err and f"build --out {folder}" not in err
+    else:
+        assert f"latin-intertext build --out {folder}" in err

@@ -73,7 +73,7 @@ def test_the_same_file_name_twice_is_refused_not_searched_twice(poet, tmp_path, 
     for argv in ([str(poet), str(poet)], [str(poet), str(copy)], [str(tmp_path), str(copy)]):
         assert main(["search", "arma", "--k", "1", "--retriever", "bm25", *[a for p in argv for a in ("--tess", p)]]) == 1
         err = "".join(capsys.readouterr().err.split())
-        assert "poet.tess:givenmorethanonce.Lineidsaremadefromfilenames" in err and "renameoneofthecopies" in err
+        assert "poet.tessandpoet.tess:givenmorethanonce" in err and "Lineidsaremadefromfilenames" in err and "renameoneofthecopies" in err
 
 
 # --- 2. a damaged Tesserae-la index ---------------------------------------------------------------------------
@@ -113,7 +113,12 @@ def test_a_damaged_search_model_is_a_clear_error_not_an_abort(trained_model, hom
     else:
         sidecar.write_text("{")
         says = "isdamaged("
-    assert main(["search", "arma virumque cano", "--k", "3"]) == 1
+    silius = ["--tess", str(Path(__file__).parent / "fixtures" / "user_texts" / "silius.sample.tess")]
+    assert main(["search", "arma virumque cano", "--k", "3", *silius]) == 0  # the default search still answers, saying why not with the model
+    shown = capsys.readouterr()
+    err = "".join(shown.err.split())
+    assert "cannotuseitsmodel" in err and says in err and "by bm25-lemma" in shown.out
+    assert main(["search", "arma virumque cano", "--k", "3", "--retriever", "best", *silius]) == 1  # asked for by name: an error
     err = "".join(capsys.readouterr().err.split())
     assert says in err and "Traceback" not in err
 

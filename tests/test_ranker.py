@@ -318,6 +318,10 @@ def test_the_search_page_gets_every_line_sharing_a_word_not_only_the_ranker_s_ca
     assert len(holding) > 400 and len(statius) > 100
     assert holding <= {h.citation.id for h in searcher.search("arma", k=1000)}
     assert statius <= {h.citation.id for h in searcher.search("arma", k=1000, authors=["statius"])}
+    for k in (6, 10, 100, 500):  # the candidates' neighbours, which share no word, once took places and left fewer than k hits
+        hits = searcher.search("arma", k=k)
+        assert len(hits) == k and [h.rank for h in hits] == list(range(1, k + 1))
+        assert all(h.matches or h.score > 0 for h in hits)
     cand, _ = ranker.score_candidates("arma")
     scores = ranker.score_all("arma")
     assert scores[cand].min() > np.delete(scores, cand).max()  # every candidate above every other line

@@ -181,8 +181,12 @@ def test_tuned_word2vec_chooses_its_settings_on_the_training_queries(tmp_path, l
     query = "navem aequora vexit"
     bench = Benchmark(corpus, [Query("q", query, 1, 1, 1, "[]", 1)], {"q": {corpus[0].id: 1}})
     start = 0.0 if soft_helps else 1.0  # the opposite of what the data asks for: only fitting can set it right
-    tuned = make_retriever("word2vec-tuned", vectors_path=synonym_vectors(texts + [query], tmp_path / "syn.kv"), soft_weight=start).index(corpus)
-    assert next(iter(tuned.search({"q": query}, k=3)["q"]), None) != corpus[0].id
+    vectors = synonym_vectors(texts + [query], tmp_path / "syn.kv")
+    untuned = make_retriever("word2vec", vectors_path=vectors, soft_weight=start).index(corpus)
+    assert next(iter(untuned.search({"q": query}, k=3)["q"]), None) != corpus[0].id
+    tuned = make_retriever("word2vec-tuned", vectors_path=vectors, soft_weight=start).index(corpus)
+    with pytest.raises(LatinIntertextError, match="no settings outside cross-validation"):
+        tuned.search({"q": query}, k=3)  # unfitted, it would silently be word2vec
     tuned.fit(bench)
     assert tuned.threshold in TUNING_GRID["threshold"] and tuned.soft_weight in TUNING_GRID["soft_weight"]
     assert (tuned.soft_weight > 0) if soft_helps else (tuned.soft_weight < 0.5)

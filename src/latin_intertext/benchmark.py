@@ -126,6 +126,18 @@ def schema_problems(root: Path) -> list[str]:
     return problems
 
 
+def _build_advice(root: Path) -> str:
+    """How to get a dataset at ``root``: build there, unless it holds files of the user's, which build never replaces."""
+    from latin_intertext.publish.writer import is_built_dataset
+
+    if not root.is_dir() or not any(root.iterdir()) or is_built_dataset(root):
+        return f"Run `latin-intertext build --out {root}` first."
+    return (
+        f"It holds other files, which `latin-intertext build` never replaces: pass the folder build wrote (--dataset DIR), "
+        "or build into a new folder with `latin-intertext build --out NEW_DIR`."
+    )
+
+
 def _rebuild(root: Path) -> str:
     return f"Rebuild the folder with `latin-intertext build --out {root}` (`latin-intertext validate {root}` lists every problem)."
 
@@ -181,9 +193,7 @@ def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
     root = Path(root)
     missing = [str(config_path(root, c)) for c in CONFIGS if not config_path(root, c).is_file()]
     if missing:
-        raise ValidationError(
-            f"{root} is not a built dataset folder: missing {', '.join(missing)}. Run `latin-intertext build --out {root}` first."
-        )
+        raise ValidationError(f"{root} is not a built dataset folder: missing {', '.join(missing)}. {_build_advice(root)}")
     problems = []
     if verify:
         read = [config_path(Path(), c).as_posix() for c in CONFIGS]

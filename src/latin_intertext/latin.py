@@ -348,6 +348,21 @@ def lemmas(text: str) -> list[str]:
     return [lemma for _span, (_norm_form, lemma, _clitic) in _analysed_words(text)]
 
 
+def filed_lemmas(text: str) -> set[str]:
+    """Every lemma an index of lines lemmatised one by one may hold the words of ``text`` under: each word's lemma
+    and, for a word read as a name, also its common reading, because a capital that opens a line is read as the
+    common word (*Aeneas* opening a line is filed under *aeneus*, inside one under *aeneas*). A capital opening
+    the passage itself stays one reading: *Inde* is not also *Indus*."""
+    spans = words(text)
+    out = set()
+    for span, name in zip(spans, _read_as_names(text, spans), strict=True):
+        _norm_form, lemma, _clitic = _analyse(span[0], name)
+        out.add(lemma)
+        if name:
+            out.add(lemmatize(_norm(span[0])[1]))
+    return out
+
+
 @lru_cache(maxsize=None)
 def _lexicon():
     from latin_intertext.lexicon import CandidateLemmas

@@ -120,13 +120,6 @@ def atomic_files(*paths: Path) -> Iterator[list[Path]]:
             tmp.unlink(missing_ok=True)
 
 
-@contextmanager
-def atomic_file(path: Path) -> Iterator[Path]:
-    """One file written whole or not at all (see ``atomic_files``)."""
-    with atomic_files(path) as (tmp,):
-        yield tmp
-
-
 def check_output_dir(out: Path, is_ours: Callable[[Path], bool] | None, what: str, option: str = "") -> Path:
     """Refuse to replace a folder that holds something other than an earlier output of the same kind
     (``is_ours``; None for a folder that is added to, never replaced, such as a download cache)."""

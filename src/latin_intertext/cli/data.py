@@ -13,14 +13,13 @@ from rich.table import Table
 
 from latin_intertext import HUB_REPO_ID
 from latin_intertext.cli import app
+from latin_intertext.cli.options import DatasetArg, DatasetOpt, SourcesOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError, ValidationError
 from latin_intertext.paths import default_dataset_dir, sources_cache_dir
 
 out = Console()
 err = Console(stderr=True)
 
-SourcesOpt = Annotated[Optional[Path], typer.Option("--sources", help="Local mirror laid out like ../shared/sources (else $LATIN_INTERTEXT_SOURCES, else download).")]
-DatasetArg = Annotated[Path, typer.Argument(help="A folder written by `latin-intertext build`.")]
 
 
 @app.command()
@@ -70,10 +69,11 @@ def build(
 
 
 @app.command()
-def validate(dataset: DatasetArg) -> None:
+def validate(folder: DatasetArg = None, dataset: DatasetOpt = None) -> None:
     """Re-check a published folder (schema, ids, references, figures, checksums); exit 1 on any problem."""
     from latin_intertext.publish.validate import validate_dataset
 
+    dataset = dataset_folder(dataset, folder)
     problems = validate_dataset(dataset)
     if problems:
         raise ValidationError(f"{dataset}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
@@ -81,12 +81,16 @@ def validate(dataset: DatasetArg) -> None:
 
 
 @app.command()
-def stats(dataset: DatasetArg = default_dataset_dir(), as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def stats(
+    folder: DatasetArg = None,
+    dataset: DatasetOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON (the card's and stats.json's keys).")] = False,
+) -> None:
     """Print the dataset's statistics table, computed from the data."""
     from latin_intertext.benchmark import load_benchmark
     from latin_intertext.publish.stats import compute_stats, stats_rows
 
-    figures = compute_stats(load_benchmark(dataset))
+    figures = compute_stats(load_benchmark(dataset_folder(dataset, folder)))
     if as_json:
         print(json.dumps(figures, indent=2))
         return
@@ -106,14 +110,15 @@ def stats(dataset: DatasetArg = default_dataset_dir(), as_json: Annotated[bool, 
 
 @app.command()
 def push(
-    dataset: DatasetArg = default_dataset_dir(),
-    repo_id: Annotated[str, typer.Option("--repo-id")] = HUB_REPO_ID,
+    folder: DatasetArg = None,
+    dataset: DatasetOpt = None,
+    repo_id: Annotated[str, typer.Option("--repo-id", help="The Hub dataset repository, owner/name.")] = HUB_REPO_ID,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be uploaded; upload nothing.")] = False,
 ) -> None:
     """Upload a validated folder to the Hugging Face Hub (token from $HF_TOKEN)."""
     from latin_intertext.publish.push import push as upload
 
-    plan = upload(dataset, repo_id, dry_run=dry_run)
+    plan = upload(dataset_folder(dataset, folder), repo_id, dry_run=dry_run)
     verb = "would upload" if dry_run else "uploaded"
     for name, size in plan:
         out.print(f"{verb} {name} ({size:,} bytes) -> {repo_id} (dataset)")

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from latin_intertext.benchmark import Benchmark, Run, load_benchmark
 from latin_intertext.cli import app, console, write_and_say
+from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation
@@ -23,17 +24,8 @@ from latin_intertext.outputs import beside, check_outputs, write_json
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
 
-DATASET_HELP = "Built dataset folder (default: the user's data home, see `latin-intertext build`)."
-
-
-def _dataset_dir(dataset: Optional[Path]) -> Path:
-    from latin_intertext.paths import default_dataset_dir
-
-    return dataset or default_dataset_dir()
-
-
 def _benchmark(dataset: Optional[Path]) -> Benchmark:
-    return load_benchmark(_dataset_dir(dataset))
+    return load_benchmark(dataset_folder(dataset))
 
 
 def _read_run(path: Path, bench: Benchmark) -> Run:
@@ -88,14 +80,14 @@ def print_report(report: RunReport) -> None:
 
 @app.command()
 def evaluate(
-    dataset: Optional[Path] = typer.Option(None, "--dataset", help=DATASET_HELP),
+    dataset: DatasetOpt = None,
     run: Optional[Path] = typer.Option(None, "--run", help="A TREC run file (qid Q0 docid rank score tag) to score."),
-    retriever: Optional[str] = typer.Option(None, "--retriever", help="A registered retriever to run (bm25, bm25-lemma, ...)."),
+    retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever to run: {RETRIEVERS_HELP}."),
     k: int = typer.Option(1000, "--k", min=1, help="Documents retrieved per query."),
     cv: Optional[int] = typer.Option(None, "--cv", min=2, help="Cross-validate over N grouped folds (required for learned retrievers)."),
     save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write metrics, CIs and breakdowns here as JSON."),
-    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help="Bootstrap resamples for the 95% CIs."),
+    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
 ) -> None:
     """Score one run file or one retriever: metrics with 95% bootstrap CIs, per author and per span length."""
     if (run is None) == (retriever is None):
@@ -104,7 +96,7 @@ def evaluate(
         raise LatinIntertextError("--cv applies to --retriever only; a run file is scored as it is.")
     if run is not None and save_run:
         raise LatinIntertextError(f"--save-run applies to --retriever only; the run is already saved, as {run}.")
-    check_outputs(save_run, json_path, inputs=[run, _dataset_dir(dataset)])
+    check_outputs(save_run, json_path, inputs=[run, dataset_folder(dataset)])
     bench = _benchmark(dataset)
     config: dict = {"dataset": str(bench.path), "k": k}
     if run is not None:
@@ -124,14 +116,14 @@ def evaluate(
 def compare(
     run_a: Path = typer.Argument(..., help="TREC run file A."),
     run_b: Path = typer.Argument(..., help="TREC run file B."),
-    dataset: Optional[Path] = typer.Option(None, "--dataset", help=DATASET_HELP),
-    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100),
+    dataset: DatasetOpt = None,
+    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the comparison here as JSON."),
 ) -> None:
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
     from latin_intertext.evaluate.metrics import evaluate_run
 
-    check_outputs(json_path, inputs=[run_a, run_b, _dataset_dir(dataset)])
+    check_outputs(json_path, inputs=[run_a, run_b, dataset_folder(dataset)])
     bench = _benchmark(dataset)
     a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
     for path, evaluation in ((run_a, a), (run_b, b)):
@@ -150,13 +142,13 @@ def compare(
 
 @app.command()
 def leaderboard(
-    dataset: Optional[Path] = typer.Option(None, "--dataset", help=DATASET_HELP),
+    dataset: DatasetOpt = None,
     run: list[Path] = typer.Option([], "--run", help="Run files to add to the table (repeatable)."),
-    retriever: list[str] = typer.Option([], "--retriever", help="Only these retrievers (repeatable; default: every registered one)."),
+    retriever: list[str] = typer.Option([], "--retriever", help=f"Only these retrievers (repeatable; default: every registered one): {RETRIEVERS_HELP}."),
     out_path: Optional[Path] = typer.Option(None, "--out", help="Write the markdown table here (and a bar chart beside it as .png)."),
     cv: int = typer.Option(5, "--cv", min=2, help="Folds for learned retrievers."),
-    k: int = typer.Option(1000, "--k", min=1),
-    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100),
+    k: int = typer.Option(1000, "--k", min=1, help="Documents retrieved per query."),
+    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
 ) -> None:
     """Evaluate every registered retriever (learned ones out of fold) and any run files on one table."""
     from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, to_markdown
@@ -164,7 +156,7 @@ def leaderboard(
     from latin_intertext.retrieve.base import check_needs
 
     png = beside(out_path, ".png", "bar chart")
-    check_outputs(out_path, png, option="--out", inputs=[*run, _dataset_dir(dataset)])
+    check_outputs(out_path, png, option="--out", inputs=[*run, dataset_folder(dataset)])
     if twice := [p for n, p in enumerate(run) if p.resolve() in {q.resolve() for q in run[:n]}]:
         raise LatinIntertextError(f"--run {twice[0]} is given twice; give each run file once.")
     registry = load_all()

@@ -19,9 +19,9 @@ import typer
 from rich.console import Console
 
 from latin_intertext.cli import app, main, write_and_say
+from latin_intertext.cli.options import DatasetOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import check_outputs
-from latin_intertext.paths import default_dataset_dir
 
 err = Console(stderr=True)
 BLOCKS = ("dataset", "leaderboard", "ranker")
@@ -46,12 +46,13 @@ def _run(args: list[str]) -> str:
 
 @app.command()
 def figures(
-    dataset: Annotated[Path, typer.Option("--dataset")] = default_dataset_dir(),
-    readme: Annotated[Path, typer.Option("--readme")] = Path("README.md"),
+    dataset: DatasetOpt = None,
+    readme: Annotated[Path, typer.Option("--readme", help="The README whose <!-- figures:NAME --> blocks are filled.")] = Path("README.md"),
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the full reports and plots go.")] = Path("docs/results"),
-    cv: Annotated[int, typer.Option("--cv", min=2)] = 5,
+    cv: Annotated[int, typer.Option("--cv", min=2, help="Grouped folds for the learned retrievers and the ranker report.")] = 5,
 ) -> None:
     """Regenerate the dataset table, the leaderboard and the ranker report, and write them into the README."""
+    dataset = dataset_folder(dataset)
     _check_readme(readme)
     check_outputs(*(out_dir / name for name in RESULTS), option="--out-dir", inputs=[readme])
     with tempfile.TemporaryDirectory() as scratch:  # everything lands together at the end, or nothing does

@@ -9,16 +9,15 @@ import typer
 from rich.console import Console
 
 from latin_intertext.cli import app, write_and_say
+from latin_intertext.cli.options import DatasetOpt, dataset_folder
 from latin_intertext.outputs import beside, check_outputs, write_json
-from latin_intertext.paths import default_dataset_dir
 
 err = Console(stderr=True)
-DatasetOpt = Annotated[Path, typer.Option("--dataset", help="A folder written by `latin-intertext build`.")]
 
 
 @app.command("train-ranker")
 def train_ranker(
-    dataset: DatasetOpt = default_dataset_dir(),
+    dataset: DatasetOpt = None,
     out: Annotated[Optional[Path], typer.Option(help="Model file (default: where `search` finds it, models/evidence_ranker.txt in the cache folder).")] = None,
 ) -> None:
     """Train the evidence ranker on ALL 482 queries: the model `search` uses. Never use it for benchmark figures."""
@@ -26,6 +25,7 @@ def train_ranker(
     from latin_intertext.paths import trained_model_path
     from latin_intertext.retrieve.ranker import EvidenceRanker
 
+    dataset = dataset_folder(dataset)
     given = out or trained_model_path()
     target, _ = check_outputs(given, beside(given, ".json", "feature list"), option="--out", inputs=[dataset])  # ~ expanded
     bench = load_benchmark(dataset)
@@ -39,7 +39,7 @@ def train_ranker(
 
 @app.command("ranker-report")
 def ranker_report(
-    dataset: DatasetOpt = default_dataset_dir(),
+    dataset: DatasetOpt = None,
     cv: Annotated[int, typer.Option("--cv", min=2, help="Number of grouped folds.")] = 5,
     out: Annotated[Optional[Path], typer.Option(help="Write the markdown report here (and a chart of it beside it as .png).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the figures as JSON here.")] = None,
@@ -52,6 +52,7 @@ def ranker_report(
 
     from rich.progress import Progress
 
+    dataset = dataset_folder(dataset)
     png = beside(out, ".png", "chart")
     check_outputs(out, png, json_out, save_run, inputs=[dataset])
     bench = load_benchmark(dataset)

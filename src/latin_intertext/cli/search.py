@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from latin_intertext.cli import app
+from latin_intertext.cli.options import RETRIEVERS_HELP, DatasetOpt, SourcesOpt
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.serve.explain import MatchedWord, line_segments, query_segments
 
@@ -118,12 +119,12 @@ def search_command(
     tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead: a file or a folder of them (repeatable)."),
     tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 613 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
     with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
-    k: int = typer.Option(10, "--k", help="How many parallels to show."),
+    k: int = typer.Option(10, "--k", help="How many parallels to show (1 to 1,000)."),
     author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
-    retriever: Optional[str] = typer.Option(None, "--retriever", help="A registered retriever (default: the project's best)."),
+    retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
-    dataset: Optional[Path] = typer.Option(None, "--dataset", help="A folder written by `latin-intertext build`."),
-    sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
+    dataset: DatasetOpt = None,
+    sources: SourcesOpt = None,
 ) -> None:
     """Find lines that share words with a passage, best first, and show which words match on both sides."""
     from latin_intertext.serve.searcher import validate_query
@@ -149,12 +150,12 @@ def search_command(
         for m in hit.matches:
             out.print("      " + _describe(m))
     if not hits:
-        out.print("No line shares a word with the passage.")
+        out.print(searcher.no_hits_note())
 
 
 @app.command("index-tesserae")
 def index_tesserae_command(
-    sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
+    sources: SourcesOpt = None,
 ) -> None:
     """Build the search index of all 613 Tesserae-la texts (a few minutes) and cache it under the indexes folder."""
     from latin_intertext.serve.searcher import build_tesserae_index
@@ -180,11 +181,11 @@ def index_tesserae_command(
 
 @app.command("serve")
 def serve_command(
-    host: str = typer.Option("127.0.0.1", "--host"),
-    port: int = typer.Option(8000, "--port", min=1, max=65535),
-    dataset: Optional[Path] = typer.Option(None, "--dataset", help="A folder written by `latin-intertext build`."),
-    sources: Optional[Path] = typer.Option(None, "--sources", help="A local mirror of the sources (else the download cache)."),
-    retriever: Optional[str] = typer.Option(None, "--retriever", help="A registered retriever (default: the project's best)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+    dataset: DatasetOpt = None,
+    sources: SourcesOpt = None,
+    retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}."),
 ) -> None:
     """Serve the search page, the benchmark browser and the JSON API (docs at /docs)."""
     import uvicorn

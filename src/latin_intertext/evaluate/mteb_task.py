@@ -120,7 +120,6 @@ class RetrieverSearch:
 
 def model_meta(name: str) -> ModelMeta:
     spec = REGISTRY[resolve_name(name)]
-    dense = any("dense" in n for n in spec.needs) or name.startswith("dense")
     return ModelMeta(
         loader=lambda model_name=None, **kwargs: RetrieverSearch(name),
         name=f"latin-intertext/{name}",
@@ -140,7 +139,7 @@ def model_meta(name: str) -> ModelMeta:
         similarity_fn_name=None,
         use_instructions=False,
         training_datasets={DATASET_NAME} if spec.learned else set(),
-        model_type=["dense"] if dense else ["sparse"],
+        model_type=[spec.model_type],
     )
 
 

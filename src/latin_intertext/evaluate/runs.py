@@ -81,7 +81,12 @@ def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, do
     problems += duplicates
     if problems:
         summary = f"{path}: {sum(unknown_q.values())} line(s) with {len(unknown_q)} unknown query id(s), " f"{sum(unknown_d.values())} line(s) with {len(unknown_d)} unknown doc id(s), {len(duplicates)} duplicate(s)"
-        raise InputError(summary, problems, "The run must use this dataset's query ids (vf-1-START-END) and corpus ids (author-book-line); was it made for another dataset version?")
+        hints = []
+        if unknown_q or unknown_d:
+            hints.append("The run must use this dataset's query ids (vf-1-START-END) and corpus ids (author-book-line); was it made for another dataset version?")
+        if duplicates:
+            hints.append("List each document once per query (trec_eval keeps one score per pair; keep the best).")
+        raise InputError(summary, problems, " ".join(hints))
     if not run:
         raise InputError(f"{path}: the run file holds no results", hint=f"{FORMAT_HINT} Was the run written in full?")
     return run

@@ -20,6 +20,8 @@ from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 
 class Retriever(ABC):
     name: ClassVar[str] = ""
+    # What a line needs to be found at all, for "No line ... the passage." when nothing is.
+    hit_rule: ClassVar[str] = "shares a word with"
 
     def __init__(self) -> None:
         self.corpus: Sequence[CorpusLine] = ()
@@ -80,6 +82,8 @@ class RetrieverSpec:
     params: dict = field(default_factory=dict)
     learned: bool = False
     baseline: bool = True
+    model_type: str = "sparse"  # MTEB's ModelMeta.model_type: "sparse" or "dense"
+    cache_index: bool = False  # its indexed state is plain data, worth pickling for the next search (serve.searcher)
 
 
 REGISTRY: dict[str, RetrieverSpec] = {}
@@ -105,12 +109,23 @@ def check_needs(name: str) -> None:
             REQUIREMENTS[need]()
 
 
-def register(name: str, description: str, *, needs: tuple[str, ...] = (), learned: bool = False, baseline: bool = True, aliases: tuple[str, ...] = (), **params):
+def register(
+    name: str,
+    description: str,
+    *,
+    needs: tuple[str, ...] = (),
+    learned: bool = False,
+    baseline: bool = True,
+    model_type: str = "sparse",
+    cache_index: bool = False,
+    aliases: tuple[str, ...] = (),
+    **params,
+):
     """Class decorator: add a retriever to the registry under ``name``."""
 
     def wrap(cls):
         cls.name = name
-        REGISTRY[name] = RetrieverSpec(name, cls, description, needs, params, learned, baseline)
+        REGISTRY[name] = RetrieverSpec(name, cls, description, needs, params, learned, baseline, model_type, cache_index)
         for alias in aliases:
             ALIASES[alias] = name
         return cls

@@ -19,7 +19,7 @@ from latin_intertext.benchmark import CorpusLine, Run
 from latin_intertext.retrieve.base import Retriever, register, top_k
 
 
-@register("bm25", "BM25 (bm25s, Lucene variant) over folded word forms, enclitics split")
+@register("bm25", "BM25 (bm25s, Lucene variant) over folded word forms, enclitics split", cache_index=True)
 class BM25(Retriever):
     field = "norm"
 
@@ -72,6 +72,6 @@ class BM25(Retriever):
         return run
 
 
-@register("bm25-lemma", "BM25 (bm25s) over simplemma lemmas")
+@register("bm25-lemma", "BM25 (bm25s) over simplemma lemmas", cache_index=True)
 class BM25Lemma(BM25):
     field = "lemma"

@@ -21,7 +21,7 @@ def folded_words(text: str) -> str:
     return " ".join(latin.fold(w) for w, _, _ in latin.words(text))
 
 
-@register("charngram", "TF-IDF over character 3-5-grams (char_wb) of folded text, cosine")
+@register("charngram", "TF-IDF over character 3-5-grams (char_wb) of folded text, cosine", cache_index=True)
 class CharNgram(Retriever):
     def __init__(self, ngram_min: int = 3, ngram_max: int = 5, sublinear_tf: bool = True):
         super().__init__()

@@ -52,7 +52,7 @@ def corpus_key(texts: Sequence[str]) -> str:
     return digest.hexdigest()[:20]
 
 
-@register("dense", "Sentence embeddings (all-MiniLM-L6-v2, offline), cosine", needs=("dense extra",))
+@register("dense", "Sentence embeddings (all-MiniLM-L6-v2, offline), cosine", needs=("dense extra",), model_type="dense")
 class Dense(Retriever):
     def __init__(self, batch_size: int = 128):
         super().__init__()

@@ -57,11 +57,36 @@ OPTIONAL_FAMILIES = {"background rarity": "background", "word-vector themes": "v
 AUTHOR_FEATURE = "author_prior"
 
 
+def verified_model_text(path: Path, feature_names: Sequence[str] | None = None) -> str:
+    """The saved model at ``path``, once its sidecar vouches for it: present, intact (sha256), from this lemmatiser
+    and, when ``feature_names`` is given, trained on those features. Checked before LightGBM reads it: LightGBM
+    aborts the whole process on a damaged model."""
+    if not path.is_file():
+        raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first, or fit() the retriever.")
+    retrain = "retrain it with `latin-intertext train-ranker`"
+    sidecar = path.with_suffix(".json")
+    if not sidecar.is_file():
+        raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is missing; {retrain}.")
+    try:
+        meta = json.loads(sidecar.read_text(encoding="utf-8"))
+        features, recorded = list(meta["features"]), meta.get("sha256")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is damaged ({exc}); {retrain}.") from exc
+    if feature_names is not None and features != list(feature_names):
+        raise LatinIntertextError(f"{path} was trained on features {features}, not {list(feature_names)}; {retrain}.")
+    require_lemmatiser(meta.get("lemmatiser"), f"The model at {path} (as {sidecar.name} records)", "its features would not be those it learned from", "`latin-intertext train-ranker`")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if _sha256(text) != recorded:
+        raise LatinIntertextError(f"{path} is damaged (its sha256 is not the one {sidecar.name} records); {retrain}.")
+    return text
+
+
 @register(
     "evidence-ranker",
     "Learned (LightGBM lambdarank) fusion of lemma, stem, pair, Tesserae, position, sound and neighbour evidence",
     learned=True,
     baseline=False,
+    cache_index=True,
     aliases=("best",),
 )
 class EvidenceRanker(LearnedRetriever):
@@ -268,25 +293,9 @@ class EvidenceRanker(LearnedRetriever):
         import lightgbm as lgb
 
         path = Path(self.model_path) if self.model_path else trained_model_path()
-        if not path.is_file():
-            raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first, or fit() the retriever.")
-        retrain = "retrain it with `latin-intertext train-ranker`"
-        sidecar = path.with_suffix(".json")
-        if not sidecar.is_file():
-            raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is missing; {retrain}.")
-        try:
-            meta = json.loads(sidecar.read_text(encoding="utf-8"))
-            features, recorded = list(meta["features"]), meta.get("sha256")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise LatinIntertextError(f"{sidecar} (the feature list of {path}) is damaged ({exc}); {retrain}.") from exc
-        if features != self.feature_names:
-            raise LatinIntertextError(f"{path} was trained on features {features}, not {self.feature_names}; {retrain}.")
-        require_lemmatiser(meta.get("lemmatiser"), f"The model at {path} (as {sidecar.name} records)", "its features would not be those it learned from", "`latin-intertext train-ranker`")
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if _sha256(text) != recorded:  # checked here: LightGBM aborts the whole process on a damaged model
-            raise LatinIntertextError(f"{path} is damaged (its sha256 is not the one {sidecar.name} records); {retrain}.")
+        text = verified_model_text(path, self.feature_names)
         self._boosters = [lgb.Booster(model_str=member) for member in text.split(MEMBER_SEPARATOR)]
-        self._trained_features = features
+        self._trained_features = list(self.feature_names)
 
     # -- search ---------------------------------------------------------------
     def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:

@@ -29,6 +29,7 @@ from scipy import sparse
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine
+from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve.base import LearnedRetriever, Retriever, register, requirement, top_k
 
 
@@ -132,6 +133,16 @@ class TunedWord2VecAlign(Word2VecAlign, LearnedRetriever):
     """The word2vec baseline without settings chosen on the benchmark: ``fit`` picks the threshold and soft weight
     of :data:`TUNING_GRID` that rank the training queries best, so its cross-validated figures are honest."""
 
+    _fitted = False
+
+    def score_all(self, text: str) -> np.ndarray:
+        if not self._fitted:  # its settings come from training queries; unfitted, it would silently be `word2vec`
+            raise LatinIntertextError(
+                f"{self.name} has no settings outside cross-validation (it chooses them on training queries): evaluate it "
+                "with `--cv`, or search with `word2vec`, the same scorer at its fixed settings."
+            )
+        return super().score_all(text)
+
     def fit(self, train: Benchmark) -> "TunedWord2VecAlign":
         from latin_intertext.evaluate.metrics import evaluate_run
 
@@ -144,5 +155,6 @@ class TunedWord2VecAlign(Word2VecAlign, LearnedRetriever):
 
         scores = [train_ndcg(s) for s in settings]
         self.threshold, self.soft_weight = settings[int(np.argmax(scores))]  # first best in grid order: deterministic
+        self._fitted = True
         return self
 

@@ -76,7 +76,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     )
     app.state.searcher = searcher
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(max_chars=MAX_QUERY_CHARS, searcher=searcher, has_benchmark=bench is not None)
+    templates.env.globals.update(max_chars=MAX_QUERY_CHARS, max_k=MAX_K, searcher=searcher, has_benchmark=bench is not None)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(LatinIntertextError)
@@ -89,18 +89,24 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     async def _on_invalid(request: Request, exc: RequestValidationError):
         problems = [f"{'.'.join(str(part) for part in e['loc'] if part not in ('query', 'body', 'path', 'form'))}: {e['msg']}" for e in exc.errors()]
         error = InvalidRequest("Invalid request: " + "; ".join(problems), problems, hint="Each endpoint's parameters are listed at /docs.")
+        if request.url.path == "/":  # the search page keeps its form and the passage typed into it
+            params = request.query_params
+            return page(request, "search.html", error.status_code, q=params.get("q", ""), authors=params.getlist("author"), k=10, results=None, error=_error_body(error))
         return await _on_error(request, error)
 
     def page(request: Request, name: str, status_code: int = 200, **context) -> HTMLResponse:
         return templates.TemplateResponse(request, name, context, status_code=status_code)
 
     def view(hits: list[Hit], text: str, gold: set[str] = frozenset()) -> list[dict]:
-        """What the templates show of each hit; ``link``: whether /line/ can show its context (an uploaded file's lines
-        are not kept on the server, so they get none)."""
+        """What the templates show of each hit; ``link``: whether /line/ shows its context. An uploaded file's lines
+        are not kept on the server, so they get none, even where a file named like an epic gives them the epic's ids."""
         return [
-            {"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold, "link": h.id in searcher.corpus}
+            {"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold, "link": _served(h)}
             for h in hits
         ]
+
+    def _served(hit: Hit) -> bool:
+        return hit.id in searcher.corpus and searcher.corpus.lines[searcher.corpus.index_of(hit.id)].text == hit.text
 
     def system_run(qid: str) -> dict[str, float]:
         """The retriever's top 100 for a benchmark query, from its text alone."""
@@ -144,13 +150,16 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         return page(request, "search.html", q=q, authors=author, k=k, results=view(hits, q))
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
-    async def upload_page(request: Request, files: list[UploadFile] = File(...), q: str = Form(...), k: int = Form(10), with_benchmark: bool = Form(False)):
+    async def upload_page(
+        request: Request, files: list[UploadFile] = File(...), q: str = Form(...), k: int = Form(10), author: str = Form(""), with_benchmark: bool = Form(False)
+    ):
+        authors = _author_list(author)
         try:
             user = await _searcher_for_upload(files, with_benchmark)
-            hits = user.search(q, k=k)
+            hits = user.search(q, k=k, authors=authors or None)
         except LatinIntertextError as exc:
-            return page(request, "search.html", _status(exc), q=q, authors=[], k=k, results=None, error=_error_body(exc))
-        return page(request, "search.html", q=q, authors=[], k=k, results=view(hits, q), uploaded=user)
+            return page(request, "search.html", _status(exc), q=q, authors=[], k=k, results=None, error=_error_body(exc), upload_authors=author)
+        return page(request, "search.html", q=q, authors=[], k=k, results=view(hits, q), uploaded=user, upload_authors=author)
 
     @app.get("/line/{doc_id}", response_class=HTMLResponse, include_in_schema=False)
     def context_page(request: Request, doc_id: str, q: str = ""):
@@ -220,10 +229,11 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
         q: Annotated[str, Form(description="The Latin passage.")],
         k: Annotated[int, Form(ge=1, le=MAX_K)] = 10,
+        author: Annotated[str, Form(description="Only these authors: keys or names, comma-separated (as the file names give them, e.g. 'lucretius'); all if empty.")] = "",
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
         user = await _searcher_for_upload(files, with_benchmark)
-        return user.payload(q, user.search(q, k=k), report=True)
+        return user.payload(q, user.search(q, k=k, authors=_author_list(author) or None), report=True)
 
     async def _searcher_for_upload(files: Sequence[UploadFile], with_benchmark: bool) -> Searcher:
         files = [f for f in files if f.filename]
@@ -249,6 +259,11 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             return Searcher.from_tess(paths, with_benchmark=bench if with_benchmark else None, retriever=searcher.retriever_name if searcher.retriever_name != SPARSE_RETRIEVER else None, displays=names)
 
     return app
+
+
+def _author_list(text: str) -> list[str]:
+    """A form's comma-separated authors (a multipart form has no repeated field a browser fills from a text box)."""
+    return [a.strip() for a in text.split(",") if a.strip()]
 
 
 class UploadTooLarge(QueryError):

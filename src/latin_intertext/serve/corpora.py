@@ -24,7 +24,6 @@ See ``docs/ids.md``.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -194,11 +193,15 @@ class _Builder:
             self.taken.add(d.id)
             self.add(d, f"{d.book}.{d.line}", author, ("epic", author, d.book))
 
-    def add_tess(self, text: TessText, stem: str, duplicates: list[tuple[TessLine, str]]) -> None:
+    def add_tess(self, text: TessText, stem: str, duplicates: list[tuple[TessLine, str]], *, apart_from: str | None = None) -> None:
+        """``apart_from``: the benchmark epic a user's file is a copy of, kept apart from it (ids and author key
+        ``user_...``) and cited as that epic's author and work, marked "your file"."""
         author_key, work_key = split_stem(stem)
         epic = EPIC_STEMS.get(stem)
         author = display_name(epic) if epic else display_name(author_key)
         work = WORKS[epic] if epic else display_name(work_key)
+        if apart_from:
+            author, work = f"{display_name(EPIC_STEMS[apart_from])} (your file)", WORKS[EPIC_STEMS[apart_from]]
         prefixes = {_tag_prefix(tl.tess_index) for tl in text.lines}
         sections = len(prefixes) > 1
         dup_notes = {tl.lineno: note for tl, note in duplicates}
@@ -253,10 +256,13 @@ def tess_corpus(
     progress: Callable[[int], None] | None = None,
 ) -> Corpus:
     """A corpus of ``.tess`` files (optionally after the benchmark's corpus), ids as in the module docstring."""
-    names = Counter(Path(d).name for d in (displays or paths))
-    if twice := sorted(n for n, count in names.items() if count > 1):
+    by_key: dict[tuple[str, str], list[str]] = {}
+    for d in displays or paths:
+        by_key.setdefault(split_stem(Path(d).name.removesuffix(".tess")), []).append(Path(d).name)
+    if clashes := [names for names in by_key.values() if len(names) > 1]:
         raise InputError(
-            f"{', '.join(twice)}: given more than once. Line ids are made from file names (docs/ids.md), so each name must be unique.",
+            f"{'; '.join(' and '.join(names) for names in clashes)}: given more than once (names that differ only in case "
+            "count as one). Line ids are made from file names (docs/ids.md), so each name must be unique.",
             hint="Give each file once, or rename one of the copies.",
         )
     builder = _Builder(name)
@@ -268,9 +274,8 @@ def tess_corpus(
         read = read_tess(path, display, lenient=lenient)
         builder.report.add(read)
         stem = Path(display).name.removesuffix(".tess")
-        if bench is not None and stem in EPIC_STEMS:
-            stem = f"user_{stem}"  # the benchmark already holds these ids; keep the user's copy apart
-        builder.add_tess(read.text, stem, read.duplicates)
+        apart_from = stem if bench is not None and stem in EPIC_STEMS else None  # the benchmark already holds these ids
+        builder.add_tess(read.text, f"user_{stem}" if apart_from else stem, read.duplicates, apart_from=apart_from)
         if progress:
             progress(1)
     if not builder.lines:

@@ -1,10 +1,12 @@
 """Why a line was found: the words it shares with the query, on both sides, with lemmas and positions.
 
-Words are compared with :func:`latin.tokenize`, as every retriever does. A pair of words matches
+Words are compared with :func:`latin.tokenize`, as every retriever does. The words of one lemma match as
 
-- ``form``: same folded form (``arma`` / ``arma``);
-- ``lemma``: same lemma, another form (``armis`` / ``arma``: lemma ``arma``);
-- ``candidate``: no shared chosen lemma, but the lexicon lists a lemma both forms may belong to.
+- ``form``: the same folded form stands on both sides (``arma`` / ``arma``, beside any other forms of the lemma),
+  even where context reads it two ways (*Veneris* opening a line, read as *uenio*, and inside a sentence, *Venus*);
+- ``lemma``: the same chosen lemma, other forms (``armis`` / ``arma``: lemma ``arma``);
+- ``candidate``: no shared chosen lemma, but the lexicon lists a lemma both forms may belong to (shown by the
+  reading either side chose, where one did).
 
 Common function words (``et``, ``in``, ``qui`` ...) are marked ``weak`` so views can play them down.
 """
@@ -54,53 +56,71 @@ def _span(t: latin.Token) -> WordSpan:
 
 
 @lru_cache(maxsize=65536)
-def _candidates(form: str) -> frozenset[str]:
+def _candidates(word: str) -> frozenset[str]:
+    """Every lemma a written word may belong to (a capital keeps its reading as a name)."""
     try:
-        return latin.lemma_candidates(form)
+        return latin.lemma_candidates(word)
     except (ImportError, AttributeError):  # the lexicon is optional: fall back to the chosen lemma
-        return frozenset({latin.tokenize(form)[0].lemma}) if latin.has_latin_words(form) else frozenset()
+        return frozenset({latin.tokenize(word)[0].lemma}) if latin.has_latin_words(word) else frozenset()
+
+
+class _Matches:
+    """Words paired so far, grouped by the lemma shown, each group at the strongest kind any of its pairs reached."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, tuple[list[str], list[latin.Token], list[latin.Token]]] = {}
+        self.used_query: set[int] = set()
+        self.used_line: set[int] = set()
+
+    def add(self, lemma: str, kind: str, query: list[latin.Token], line: list[latin.Token]) -> None:
+        kinds, q, ln = self.groups.setdefault(lemma, ([], [], []))
+        kinds.append(kind)
+        q.extend(t for t in query if t not in q)
+        ln.extend(t for t in line if t not in ln)
+        self.used_query.update(t.position for t in query)
+        self.used_line.update(t.position for t in line)
+
+    def result(self) -> list[MatchedWord]:
+        out = [
+            MatchedWord(lemma, min(kinds, key=KINDS.index), lemma in FUNCTION_LEMMAS,
+                        tuple(map(_span, sorted(q, key=_position))), tuple(map(_span, sorted(ln, key=_position))))
+            for lemma, (kinds, q, ln) in self.groups.items()
+        ]
+        return sorted(out, key=lambda m: (m.weak, KINDS.index(m.kind), m.line[0].position))
+
+
+def _position(t: latin.Token) -> int:
+    return t.position
+
+
+def _by(tokens: list[latin.Token], key) -> dict[str, list[latin.Token]]:
+    grouped: dict[str, list[latin.Token]] = {}
+    for t in tokens:
+        grouped.setdefault(key(t), []).append(t)
+    return grouped
 
 
 def match_words(query_tokens: list[latin.Token], line_tokens: list[latin.Token], candidates: bool = True) -> list[MatchedWord]:
     """The words ``line_tokens`` share with ``query_tokens``, strongest kind first, in line order."""
-    out: list[MatchedWord] = []
-    by_lemma: dict[str, list[latin.Token]] = {}
-    for t in query_tokens:
-        by_lemma.setdefault(t.lemma, []).append(t)
-    used_line: set[int] = set()
-    used_query: set[int] = set()
-    line_by_lemma: dict[str, list[latin.Token]] = {}
-    for t in line_tokens:
-        line_by_lemma.setdefault(t.lemma, []).append(t)
-    for lemma, line_side in line_by_lemma.items():
-        query_side = by_lemma.get(lemma)
-        if not query_side:
-            continue
-        same_form = {t.norm for t in query_side} & {t.norm for t in line_side}
-        kind = "form" if same_form and len({t.norm for t in query_side + line_side}) == 1 else "lemma"
-        out.append(MatchedWord(lemma, kind, lemma in FUNCTION_LEMMAS, tuple(map(_span, query_side)), tuple(map(_span, line_side))))
-        used_line.update(t.position for t in line_side)
-        used_query.update(t.position for t in query_side)
+    found = _Matches()
+    query_by_lemma = _by(query_tokens, lambda t: t.lemma)
+    for lemma, line_side in _by(line_tokens, lambda t: t.lemma).items():
+        if query_side := query_by_lemma.get(lemma):
+            same_form = {t.norm for t in query_side} & {t.norm for t in line_side}
+            found.add(lemma, "form" if same_form else "lemma", query_side, line_side)
+    # the same form read two ways by context (a capital opening a line): still the same word
+    rest_query = _by([t for t in query_tokens if t.position not in found.used_query], lambda t: t.norm)
+    for norm, line_side in _by([t for t in line_tokens if t.position not in found.used_line], lambda t: t.norm).items():
+        if query_side := rest_query.get(norm):
+            found.add(query_side[0].lemma, "form", query_side, line_side)
     if candidates:
-        rest_query = [t for t in query_tokens if t.position not in used_query]
-        rest_line = [t for t in line_tokens if t.position not in used_line]
-        shared: dict[str, tuple[list, list]] = {}
-        q_cands = {t.position: _candidates(t.form.lower()) for t in rest_query}
-        for lt in rest_line:
-            lc = _candidates(lt.form.lower())
-            for qt in rest_query:
-                common = lc & q_cands[qt.position]
-                if common:
-                    lemma = min(common)
-                    q, ln = shared.setdefault(lemma, ([], []))
-                    if qt not in q:
-                        q.append(qt)
-                    if lt not in ln:
-                        ln.append(lt)
-        for lemma, (q, ln) in shared.items():
-            out.append(MatchedWord(lemma, "candidate", lemma in FUNCTION_LEMMAS, tuple(map(_span, q)), tuple(map(_span, ln))))
-    out.sort(key=lambda m: (m.weak, KINDS.index(m.kind), m.line[0].position))
-    return out
+        rest_query_tokens = [t for t in query_tokens if t.position not in found.used_query]
+        for lt in [t for t in line_tokens if t.position not in found.used_line]:
+            for qt in rest_query_tokens:
+                if common := _candidates(lt.form) & _candidates(qt.form):
+                    lemma = next((chosen for chosen in (qt.lemma, lt.lemma) if chosen in common), min(common))
+                    found.add(lemma, "candidate", [qt], [lt])
+    return found.result()
 
 
 def segments(text: str, spans: list[tuple[WordSpan, MatchedWord]]) -> list[tuple[str, MatchedWord | None]]:

@@ -77,7 +77,7 @@ class SparseLemmaBM25(Retriever):
 
     def score_all(self, text: str) -> np.ndarray:
         w = self._weights
-        cols = sorted({self._vocab[t] for t in latin.lemmas(text) if t in self._vocab})
+        cols = sorted({self._vocab[t] for t in latin.filed_lemmas(text) if t in self._vocab})
         if not cols:
             return np.zeros(w.shape[0], dtype=np.float32)
         idx = np.concatenate([w.indices[w.indptr[c] : w.indptr[c + 1]] for c in cols])

@@ -34,7 +34,7 @@ from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve import make_retriever, resolve_name
-from latin_intertext.retrieve.base import Retriever, top_k
+from latin_intertext.retrieve.base import REGISTRY, Retriever, top_k
 from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, SparseLemmaBM25, index_dir, load_index, save_index
@@ -45,11 +45,12 @@ DEFAULT_RETRIEVER = "best"
 FALLBACK_RETRIEVER = "bm25-lemma"
 INDEX_CACHE = "searcher"  # folder under paths.indexes_dir() for cached indexed retrievers
 INDEX_CACHE_VERSION = 1
-# Retrievers whose indexed state is plain data (no model handles), worth pickling; others are indexed each time.
-CACHED_RETRIEVERS = frozenset({"bm25", "bm25-lemma", "charngram", "tesserae", "evidence-ranker", SPARSE_RETRIEVER})
 MAX_QUERY_CHARS = 5000
 MAX_K = 1000
 CONTEXT_LINES = 2
+# How many lines past k a search examines for one that shares a word, before it gives fewer than k hits: the ranker
+# scores its candidates' neighbours, which need share none, and a line with no evidence at all is no hit.
+LOOK_PAST_K = 2000
 
 
 class QueryError(LatinIntertextError):
@@ -67,13 +68,20 @@ class NotFoundError(QueryError):
 
 
 def default_choice() -> tuple[str, str]:
-    """(retriever, why not ``best``): ``best`` when its trained model exists, else ``bm25-lemma`` and the reason."""
+    """(retriever, why not ``best``): ``best`` when its trained model is there and usable, else ``bm25-lemma`` and
+    the reason (no model yet, or one from another lemmatiser or damaged: a search still answers, and says so)."""
+    from latin_intertext.retrieve.ranker import verified_model_text
+
     model = trained_model_path()
     if not model.is_file():
         return FALLBACK_RETRIEVER, (
             f"{DEFAULT_RETRIEVER} (the evidence ranker) has no trained model at {model}; using {FALLBACK_RETRIEVER}. "
             "Run `latin-intertext train-ranker` (a minute or two) to search with the ranker"
         )
+    try:
+        verified_model_text(model)
+    except LatinIntertextError as exc:
+        return FALLBACK_RETRIEVER, f"{DEFAULT_RETRIEVER} (the evidence ranker) cannot use its model, so {FALLBACK_RETRIEVER} answers: {exc}"
     try:
         return resolve_name(DEFAULT_RETRIEVER), ""
     except LatinIntertextError:
@@ -118,7 +126,7 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
     """
     from latin_intertext.paths import indexes_dir
 
-    if name not in CACHED_RETRIEVERS:
+    if not _cacheable(name):
         return _new_retriever(name).index(lines)
     key = hashlib.sha256(f"{corpus_hash(lines)}|{name}|{_code_hash()}".encode()).hexdigest()[:20]
     folder = indexes_dir() / INDEX_CACHE
@@ -149,6 +157,11 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         tmp.unlink(missing_ok=True)  # caching is an optimisation: an unwritable folder or an unpicklable retriever only costs time
     return engine
+
+
+def _cacheable(name: str) -> bool:
+    """Whether the indexed retriever is plain data worth pickling (the registry's ``cache_index``); others are indexed each time."""
+    return name == SPARSE_RETRIEVER or REGISTRY[name].cache_index
 
 
 def _new_retriever(name: str) -> Retriever:
@@ -210,10 +223,6 @@ class Hit:
     @property
     def id(self) -> str:
         return self.citation.id
-
-    @property
-    def matched_lemmas(self) -> list[str]:
-        return [m.lemma for m in self.matches]
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -285,6 +294,7 @@ class Searcher:
 
     # --- searching ---------------------------------------------------------------------------------------
     def scores(self, text: str, k: int, mask: np.ndarray | None) -> dict[str, float]:
+        """The ``k`` best-scoring lines (those ``mask`` allows), best first."""
         try:
             scores = np.asarray(self.retriever.score_all(text), dtype=np.float64)
         except NotImplementedError:
@@ -303,8 +313,10 @@ class Searcher:
         """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours."""
         tokens = validate_query(text, k)
         mask = self.corpus.author_mask(authors)
-        hits = []
-        for doc_id, score in self.scores(text, k, mask).items():
+        hits: list[Hit] = []
+        for doc_id, score in self.scores(text, k + LOOK_PAST_K, mask).items():
+            if len(hits) == k:
+                break
             i = self.corpus.index_of(doc_id)
             line = self.corpus.lines[i]
             matches = match_words(tokens, latin.tokenize(line.text))
@@ -313,6 +325,10 @@ class Searcher:
             ctx = self.context_lines(i, context, context) if context else []
             hits.append(Hit(len(hits) + 1, self.citation(i), line.text, float(score), matches, ctx))
         return hits
+
+    def no_hits_note(self) -> str:
+        """What an empty result means for this retriever (Tesserae needs two shared words, the others one)."""
+        return f"No line {getattr(self.retriever, 'hit_rule', Retriever.hit_rule)} the passage."
 
     def citation(self, i: int) -> Citation:
         d = self.corpus.lines[i]

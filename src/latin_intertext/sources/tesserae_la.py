@@ -202,17 +202,6 @@ def read_lines(path: Path, report: CorpusReport, display: str | None = None) -> 
     return read.text.lines
 
 
-def iter_lemma_lines(
-    sources: Path | str | None = None,
-    limit_files: int | None = None,
-    report: CorpusReport | None = None,
-    on_file: Callable[[str], None] | None = None,
-) -> Iterator[list[str]]:
-    """Lemmatised lines of the corpus, uncached (see :func:`lemmatised_corpus` for the cached form)."""
-    root, files = source_files(sources, limit_files)
-    yield from _lemma_lines(root, files, report if report is not None else CorpusReport(), on_file)
-
-
 def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_file: Callable[[str], None] | None) -> Iterator[list[str]]:
     report.ignored = [ignored_note(Path(name)) for name in NOT_TEXTS]
     for entry in files:

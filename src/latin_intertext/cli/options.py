@@ -1,0 +1,30 @@
+"""Options several commands share, defined once so that every command names, explains and defaults them alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from latin_intertext.errors import LatinIntertextError
+
+DATASET_HELP = "A folder written by `latin-intertext build` (default: the built dataset under $LATIN_INTERTEXT_HOME)."
+SOURCES_HELP = "A local mirror laid out like ../shared/sources (default: $LATIN_INTERTEXT_SOURCES, else the verified download cache)."
+# Every registered name, for help texts (tests check the list against the registry, so it cannot drift).
+RETRIEVER_NAMES = ("bm25", "bm25-lemma", "charngram", "tesserae", "word2vec", "word2vec-tuned", "dense", "evidence-ranker", "evidence-ranker-themes")
+RETRIEVERS_HELP = f"{', '.join(RETRIEVER_NAMES)}; `best` is evidence-ranker"
+RESAMPLES_HELP = "Bootstrap (and randomization) resamples for 95% CIs and p-values."
+
+DatasetOpt = Annotated[Optional[Path], typer.Option("--dataset", help=DATASET_HELP, show_default=False)]
+DatasetArg = Annotated[Optional[Path], typer.Argument(help="The same as --dataset DIR.", show_default=False)]
+SourcesOpt = Annotated[Optional[Path], typer.Option("--sources", help=SOURCES_HELP, show_default=False)]
+
+
+def dataset_folder(dataset: Optional[Path] = None, positional: Optional[Path] = None) -> Path:
+    """The dataset folder a command reads: ``--dataset`` or the positional DIR (not two different ones), else the default."""
+    from latin_intertext.paths import default_dataset_dir
+
+    if dataset and positional and dataset != positional:
+        raise LatinIntertextError(f"Two dataset folders given ({positional} and --dataset {dataset}); give one.")
+    return dataset or positional or default_dataset_dir()

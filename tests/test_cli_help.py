@@ -1,0 +1,53 @@
+"""Every command explains every option, and the options several commands share are named and read alike."""
+
+from __future__ import annotations
+
+import click
+import pytest
+import typer.main
+
+from latin_intertext.cli import _load_commands, app
+from latin_intertext.cli.options import RETRIEVER_NAMES
+from latin_intertext.retrieve import load_all
+
+
+def _commands() -> dict[str, click.Command]:
+    _load_commands()
+    return typer.main.get_command(app).commands
+
+
+def test_every_option_and_argument_of_every_command_has_help():
+    missing = [
+        f"{name} {param.opts[0] if isinstance(param, click.Option) else param.name}"
+        for name, command in _commands().items()
+        for param in command.params
+        if not getattr(param, "help", None)
+    ]
+    assert not missing, missing
+
+
+def test_commands_that_read_the_dataset_all_take_dataset():
+    readers = ("validate", "stats", "push", "evaluate", "compare", "leaderboard", "figures", "train-ranker", "ranker-report", "search", "serve")
+    commands = _commands()
+    assert all("--dataset" in [opt for p in commands[name].params for opt in p.opts] for name in readers)
+
+
+def test_the_retriever_names_in_help_texts_are_the_registry_s():
+    assert sorted(RETRIEVER_NAMES) == sorted(load_all())
+
+
+def test_search_help_states_the_k_limit():
+    from latin_intertext.serve.searcher import MAX_K
+
+    k = next(p for p in _commands()["search"].params if "--k" in p.opts)
+    assert f"1 to {MAX_K:,}" in k.help
+
+
+def test_a_dataset_given_two_ways_must_agree(dataset_dir, tmp_path, monkeypatch, capsys):
+    from fixtures.build.helpers import run_cli
+
+    for args in (("stats", dataset_dir, "--json"), ("stats", "--dataset", dataset_dir, "--json")):
+        code, out, _err = run_cli(monkeypatch, capsys, *args)
+        assert code == 0 and '"corpus"' in out
+    code, _out, err = run_cli(monkeypatch, capsys, "stats", dataset_dir, "--dataset", tmp_path)
+    assert code == 1 and "Two dataset folders given" in err
