@@ -169,13 +169,13 @@ def index_tesserae_command(
                 tasks[stage] = bar.add_task({"read": "reading texts", "index": "indexing lines"}[stage], total=total)
             bar.advance(tasks[stage], advance)
 
-        meta = build_tesserae_index(sources=sources, progress=progress)
-    counts = meta["counts"]
-    print_listed(console, f"ignored {len(meta['ignored'])} file(s) of the mirror, each with why:", meta["ignored"])
+        built = build_tesserae_index(sources=sources, progress=progress)
+    counts = built.counts
+    print_listed(console, f"ignored {len(built.ignored)} file(s) of the mirror, each with why:", built.ignored)
     console.print(
-        f"Indexed {counts['lines']:,} lines of {counts['files']} files in {meta['build_seconds']} s into {meta['folder']}.\n"
+        f"Indexed {counts['lines']:,} lines of {counts['files']} files in {built.build_seconds} s into {built.folder}.\n"
         f"Left out: {counts['ignored']} ignored file(s), {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
-        f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids. Every one is listed in {meta['folder']}/report.json."
+        f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids. Every one is listed in {built.folder}/report.json."
     )
 
 

@@ -365,12 +365,24 @@ def benchmark_from_sources(sources: Path | str | None) -> Benchmark:
     return bench
 
 
-def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | None = None, files: Sequence[Path] | None = None, progress: Callable[[str, int, int], None] | None = None) -> dict:
+@dataclass(frozen=True)
+class IndexBuild:
+    """What :func:`build_tesserae_index` did: where the index went, how long it took, and what it left out (``counts``
+    and ``ignored``, as ``report.json`` beside the index lists them one by one)."""
+
+    folder: Path
+    files: int
+    build_seconds: float
+    counts: dict[str, int]
+    ignored: list[str]
+
+
+def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | None = None, files: Sequence[Path] | None = None, progress: Callable[[str, int, int], None] | None = None) -> IndexBuild:
     """Read every pinned Tesserae-la text leniently, index it and cache it under ``folder`` (default: paths.indexes_dir()).
 
     Without ``files``, the manifest's files are read (verified first); any other ``.tess`` file in the mirror is
     left out and listed in the report's ``ignored``. ``progress(stage, advance, total)`` is told about files read
-    and lines indexed. Returns the index's meta.
+    and lines indexed.
     """
     folder = Path(folder).expanduser() if folder else index_dir()
     started = time.perf_counter()
@@ -385,4 +397,4 @@ def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | No
     digest = hashlib.sha256("\n".join(f"{p.name}:{p.stat().st_size}" for p in files).encode()).hexdigest()
     meta = {"files": len(files), "fingerprint": digest, "build_seconds": round(time.perf_counter() - started, 1)}
     save_index(folder, corpus, engine, meta)
-    return {**meta, "counts": corpus.report.counts(), "ignored": corpus.report.ignored, "folder": str(folder)}
+    return IndexBuild(folder, len(files), meta["build_seconds"], corpus.report.counts(), corpus.report.ignored)
