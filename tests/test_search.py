@@ -79,6 +79,7 @@ def test_match_kinds():
     "query, line, lemma, kind",
     [
         ("tum Veneris natus", "Veneris natus erat", "uenus", "form"),  # the line's opening capital reads uenio: same word still
+        ("Veneris natus", "Veneris natus erat", "uenio", "form"),  # both open: both read uenio, and nothing says otherwise
         ("pius Aeneas", "Aeneas scopulum interea conscendit", "aeneas", "form"),
         ("sub Marte", "Martem ferox", "mars", "candidate"),  # a name on both sides, never martes "marten"
     ],
@@ -87,6 +88,11 @@ def test_a_name_is_matched_as_the_name_the_query_reads(query, line, lemma, kind)
     """The query's reading of a name shows, not the one a capital opening the line gave (nor the alphabet's first)."""
     name_match = next(m for m in match_words(latin.tokenize(query), latin.tokenize(line)) if m.line[0].position == 0)
     assert (name_match.lemma, name_match.kind) == (lemma, kind)
+
+
+def test_a_name_the_passage_opens_with_is_shown_by_the_line_s_reading_as_a_name():
+    match = next(m for m in match_words(latin.tokenize("Veneris natus"), latin.tokenize("et tum Veneris")) if m.kind == "form")
+    assert (match.lemma, [w.form for w in match.query], [w.form for w in match.line]) == ("uenus", ["Veneris"], ["Veneris"])
 
 
 def test_author_filter(searcher):

@@ -305,6 +305,11 @@ def name_lemma(base: str) -> str | None:
     return None
 
 
+def name_reading(word: str) -> str | None:
+    """The lemma of a written word read as a name (*Veneris*: *uenus*), wherever it stands, or None."""
+    return name_lemma(_norm(word)[1])
+
+
 @lru_cache(maxsize=None)
 def _analyse(word: str, name: bool = False) -> tuple[str, str, str]:
     norm, base, clitic = _norm(word)

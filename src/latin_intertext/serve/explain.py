@@ -108,11 +108,13 @@ def match_words(query_tokens: list[latin.Token], line_tokens: list[latin.Token],
         if query_side := query_by_lemma.get(lemma):
             same_form = {t.norm for t in query_side} & {t.norm for t in line_side}
             found.add(lemma, "form" if same_form else "lemma", query_side, line_side)
-    # the same form read two ways by context (a capital opening a line): still the same word
+    # the same form read two ways by context (a capital opening a line or the passage): still the same word, shown by
+    # its reading as a name where one side read it so (Veneris: uenus, not uenio)
     rest_query = _by([t for t in query_tokens if t.position not in found.used_query], lambda t: t.norm)
     for norm, line_side in _by([t for t in line_tokens if t.position not in found.used_line], lambda t: t.norm).items():
         if query_side := rest_query.get(norm):
-            found.add(query_side[0].lemma, "form", query_side, line_side)
+            readings = [t.lemma for t in (*query_side, *line_side)]
+            found.add(next((r for r in readings if r == latin.name_reading(query_side[0].form)), readings[0]), "form", query_side, line_side)
     if candidates:
         rest_query_tokens = [t for t in query_tokens if t.position not in found.used_query]
         for lt in [t for t in line_tokens if t.position not in found.used_line]:
