@@ -185,7 +185,8 @@ def test_a_capital_inside_a_sentence_reads_the_word_as_a_name(text, word, lemma)
 
 @pytest.mark.parametrize(
     "text, filed",
-    [("pius Aeneas", {"pius", "aeneas", "aeneus"}), ("Aeneas", {"aeneus"}), ("Inde ruit", {"inde", "ruo"}), ("tum Veneris", {"tum", "uenus", "uenio"})],
+    [("pius Aeneas", {"pius", "aeneas", "aeneus"}), ("Aeneas", {"aeneus", "aeneas"}), ("Inde ruit", {"inde", "ruo"}),
+     ("tum Veneris", {"tum", "uenus", "uenio"}), ("Veneris", {"uenio", "uenus"}), ("veneris", {"uenio"})],
 )
 def test_filed_lemmas_add_the_common_reading_of_a_name_that_a_line_opening_would_get(text, filed):
     assert latin.filed_lemmas(text) == filed

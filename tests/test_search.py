@@ -90,6 +90,13 @@ def test_a_name_is_matched_as_the_name_the_query_reads(query, line, lemma, kind)
     assert (name_match.lemma, name_match.kind) == (lemma, kind)
 
 
+def test_a_query_word_matched_by_one_reading_still_shows_a_line_word_of_another():
+    """*Veneris* opening the passage reads *uenio* and meets *venit*; the line's *Venus* is its other reading, and shows too."""
+    matches = {m.lemma: m for m in match_words(latin.tokenize("Veneris"), latin.tokenize("venit Venus"))}
+    assert [w.form for w in matches["uenio"].line] == ["venit"] and [w.form for w in matches["uenus"].line] == ["Venus"]
+    assert matches["uenus"].kind == "candidate"
+
+
 def test_a_name_the_passage_opens_with_is_shown_by_the_line_s_reading_as_a_name():
     match = next(m for m in match_words(latin.tokenize("Veneris natus"), latin.tokenize("et tum Veneris")) if m.kind == "form")
     assert (match.lemma, [w.form for w in match.query], [w.form for w in match.line]) == ("uenus", ["Veneris"], ["Veneris"])

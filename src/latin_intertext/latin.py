@@ -357,7 +357,8 @@ def filed_lemmas(text: str) -> set[str]:
     """Every lemma an index of lines lemmatised one by one may hold the words of ``text`` under: each word's lemma
     and, for a word read as a name, also its common reading, because a capital that opens a line is read as the
     common word (*Aeneas* opening a line is filed under *aeneus*, inside one under *aeneas*). A capital opening
-    the passage itself stays one reading: *Inde* is not also *Indus*."""
+    a passage of several words stays one reading (*Inde ruit* is not also *Indus*); a passage of one capitalised
+    word is looked for both ways (*Veneris*: *uenio* and *uenus*), since its capital may well be meant."""
     spans = words(text)
     out = set()
     for span, name in zip(spans, _read_as_names(text, spans), strict=True):
@@ -365,6 +366,8 @@ def filed_lemmas(text: str) -> set[str]:
         out.add(lemma)
         if name:
             out.add(lemmatize(_norm(span[0])[1]))
+        elif len(spans) == 1 and span[0][:1].isupper() and (as_name := name_reading(span[0])):
+            out.add(as_name)
     return out
 
 

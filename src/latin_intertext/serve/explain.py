@@ -115,10 +115,9 @@ def match_words(query_tokens: list[latin.Token], line_tokens: list[latin.Token],
         if query_side := rest_query.get(norm):
             readings = [t.lemma for t in (*query_side, *line_side)]
             found.add(next((r for r in readings if r == latin.name_reading(query_side[0].form)), readings[0]), "form", query_side, line_side)
-    if candidates:
-        rest_query_tokens = [t for t in query_tokens if t.position not in found.used_query]
+    if candidates:  # a query word already matched may still share another reading with a further line word
         for lt in [t for t in line_tokens if t.position not in found.used_line]:
-            for qt in rest_query_tokens:
+            for qt in query_tokens:
                 if common := _candidates(lt.form) & _candidates(qt.form):
                     lemma = next((chosen for chosen in (qt.lemma, lt.lemma) if chosen in common), min(common))
                     found.add(lemma, "candidate", [qt], [lt])
