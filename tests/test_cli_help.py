@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-import pytest
 import typer.main
 
 from latin_intertext.cli import _load_commands, app

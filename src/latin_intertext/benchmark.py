@@ -133,7 +133,7 @@ def _build_advice(root: Path) -> str:
     if not root.is_dir() or not any(root.iterdir()) or is_built_dataset(root):
         return f"Run `latin-intertext build --out {root}` first."
     return (
-        f"It holds other files, which `latin-intertext build` never replaces: pass the folder build wrote (--dataset DIR), "
+        "It holds other files, which `latin-intertext build` never replaces: pass the folder build wrote (--dataset DIR), "
         "or build into a new folder with `latin-intertext build --out NEW_DIR`."
     )
 

@@ -365,7 +365,7 @@ def filed_lemmas(text: str) -> set[str]:
         _norm_form, lemma, _clitic = _analyse(span[0], name)
         out.add(lemma)
         if name:
-            out.add(lemmatize(_norm(span[0])[1]))
+            out.add(_analyse(span[0])[1])  # the reading the same word gets opening a line
         elif len(spans) == 1 and span[0][:1].isupper() and (as_name := name_reading(span[0])):
             out.add(as_name)
     return out

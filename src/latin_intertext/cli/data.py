@@ -21,7 +21,6 @@ out = Console()
 err = Console(stderr=True)
 
 
-
 @app.command()
 def fetch(
     sources: SourcesOpt = None,

@@ -24,10 +24,6 @@ from latin_intertext.outputs import beside, check_outputs, write_json
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
 
-def _benchmark(dataset: Optional[Path]) -> Benchmark:
-    return load_benchmark(dataset_folder(dataset))
-
-
 def _read_run(path: Path, bench: Benchmark) -> Run:
     return read_trec_run(path, {q.id for q in bench.queries}, bench.doc_index)
 
@@ -96,8 +92,9 @@ def evaluate(
         raise LatinIntertextError("--cv applies to --retriever only; a run file is scored as it is.")
     if run is not None and save_run:
         raise LatinIntertextError(f"--save-run applies to --retriever only; the run is already saved, as {run}.")
-    check_outputs(save_run, json_path, inputs=[run, dataset_folder(dataset)])
-    bench = _benchmark(dataset)
+    dataset = dataset_folder(dataset)
+    check_outputs(save_run, json_path, inputs=[run, dataset])
+    bench = load_benchmark(dataset)
     config: dict = {"dataset": str(bench.path), "k": k}
     if run is not None:
         name, scored, source = run.name, _read_run(run, bench), str(run)
@@ -123,8 +120,9 @@ def compare(
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
     from latin_intertext.evaluate.metrics import evaluate_run
 
-    check_outputs(json_path, inputs=[run_a, run_b, dataset_folder(dataset)])
-    bench = _benchmark(dataset)
+    dataset = dataset_folder(dataset)
+    check_outputs(json_path, inputs=[run_a, run_b, dataset])
+    bench = load_benchmark(dataset)
     a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
     for path, evaluation in ((run_a, a), (run_b, b)):
         warn_missing(evaluation, str(path))
@@ -156,7 +154,8 @@ def leaderboard(
     from latin_intertext.retrieve.base import check_needs
 
     png = beside(out_path, ".png", "bar chart")
-    check_outputs(out_path, png, option="--out", inputs=[*run, dataset_folder(dataset)])
+    dataset = dataset_folder(dataset)
+    check_outputs(out_path, png, option="--out", inputs=[*run, dataset])
     if twice := [p for n, p in enumerate(run) if p.resolve() in {q.resolve() for q in run[:n]}]:
         raise LatinIntertextError(f"--run {twice[0]} is given twice; give each run file once.")
     registry = load_all()
@@ -177,7 +176,7 @@ def leaderboard(
             ready.append(spec)
         except (ImportError, LatinIntertextError) as exc:
             cannot_run(spec, exc)
-    bench = _benchmark(dataset)
+    bench = load_benchmark(dataset)
     runs = [(p, _read_run(p, bench)) for p in run]  # fail on a bad run file before any long work
     entries: list[Entry] = []
     for spec in ready:

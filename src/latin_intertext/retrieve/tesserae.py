@@ -120,6 +120,7 @@ def _lemma_positions(tokens: Sequence[tuple[str, frozenset[str]]], stop: Abstrac
 @register("tesserae", "Tesserae v3 scoring: lemma matches, >=2 per side, ln(sum 1/freq / distance of rarest pair)", cache_index=True)
 class Tesserae(Retriever):
     hit_rule = "shares two words, in two different forms on each side (Tesserae v3's rule), with"
+
     def __init__(self, stopwords: int = 10, max_distance: int = 999):
         super().__init__()
         self.stopwords = stopwords

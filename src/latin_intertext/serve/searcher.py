@@ -328,7 +328,7 @@ class Searcher:
 
     def no_hits_note(self) -> str:
         """What an empty result means for this retriever (Tesserae needs two shared words, the others one)."""
-        return f"No line {getattr(self.retriever, 'hit_rule', Retriever.hit_rule)} the passage."
+        return f"No line {self.retriever.hit_rule} the passage."
 
     def citation(self, i: int) -> Citation:
         d = self.corpus.lines[i]
