@@ -86,8 +86,8 @@ def main() -> None:
     start = time.perf_counter()
     searcher = Searcher.from_benchmark(bench, args.retriever)
     print(f"benchmark corpus: {len(searcher.corpus):,} lines, retriever {searcher.retriever_name}, indexed in {time.perf_counter() - start:.1f} s"
-          + (f" ({searcher.info['fallback']})" if "fallback" in searcher.info else ""))
-    if "fallback" in searcher.info:
+          + (f" ({searcher.info.fallback})" if searcher.info.fallback else ""))
+    if searcher.info.fallback:
         print("WARNING: these are not the evidence ranker's timings: run `latin-intertext train-ranker` first, or pass --retriever.")
     searched = latencies(lambda t: searcher.search(t, k=10), texts)
     scored = latencies(lambda t: searcher.scores(t, 10, None), texts)
@@ -105,7 +105,7 @@ def main() -> None:
         built_index = build_tesserae_index(folder, files=files)
         built = time.perf_counter() - start
         verdict = "ok" if built <= TARGET_BUILD_S else "OVER TARGET"
-        print(f"Tesserae-la index build: {built:.1f} s for {built_index.counts['lines']:,} lines of {len(files)} files (target <= {TARGET_BUILD_S:.0f} s: {verdict}); "
+        print(f"Tesserae-la index build: {built:.1f} s for {built_index.meta.lines:,} lines of {len(files)} files (target <= {TARGET_BUILD_S:.0f} s: {verdict}); "
               f"reference read + sha256 of the files {reference:.2f} s, ratio {built / reference:.0f}x")
     start = time.perf_counter()
     full = Searcher.from_tesserae_la(folder)

@@ -31,6 +31,8 @@ def test_api_search_get_and_post(client):
     assert hit["context"] and any(c["is_hit"] for c in hit["context"])
     posted = client.post("/api/search", json={"text": PASSAGE, "k": 5, "authors": ["vergil"]}).json()
     assert [h["citation"]["id"] for h in posted["hits"]] == [h["citation"]["id"] for h in body["hits"]]
+    as_get = client.post("/api/search", json={"q": PASSAGE, "k": 5, "author": ["vergil"]}).json()  # GET's names work in the body too
+    assert [h["citation"]["id"] for h in as_get["hits"]] == [h["citation"]["id"] for h in body["hits"]]
 
 
 def test_api_queries_and_one_query(client, benchmark):
@@ -131,6 +133,40 @@ def test_upload_takes_k_and_an_author_filter(client):
     assert 0 < len(body["hits"]) <= 2 and {h["citation"]["author_key"] for h in body["hits"]} == {"silius"}
     page = client.post("/upload", files=files, data={"q": "arma genetrix Venus", "author": "homer"})
     assert page.status_code == 400 and "homer" in page.text and 'value="homer"' in page.text
+
+
+def test_an_upload_is_held_and_searched_again_by_its_id(benchmark, monkeypatch):
+    """The files are indexed once: sent again, or searched by the upload_id, they are not indexed again; the server
+    holds the last HELD_UPLOADS uploads, and an older id is a 404 that says to upload again."""
+    from latin_intertext.serve import app as app_module
+
+    indexed = []
+    from_tess = Searcher.from_tess
+    monkeypatch.setattr(Searcher, "from_tess", classmethod(lambda cls, *a, **kw: indexed.append(a) or from_tess(*a, **kw)))
+    client = TestClient(create_app(Searcher.from_benchmark(benchmark, FALLBACK_RETRIEVER)))
+    content = (USER_TEXTS / "lucretius.sample.tess").read_bytes()
+    first = client.post("/api/upload", files={"files": ("lucretius.sample.tess", content)}, data={"q": "Aeneadum genetrix", "k": "3"}).json()
+    again = client.get(f"/api/upload/{first['upload_id']}/search", params={"q": "Aeneadum genetrix", "k": 3}).json()
+    assert again["hits"] == first["hits"] and again["upload_id"] == first["upload_id"] and again["report"] == first["report"]
+    resent = client.post("/api/upload", files={"files": ("lucretius.sample.tess", content)}, data={"q": "alma Venus"}).json()
+    assert resent["upload_id"] == first["upload_id"] and len(indexed) == 1
+    page = client.post("/upload", files={"files": ("lucretius.sample.tess", content)}, data={"q": "alma Venus", "k": "2"})
+    assert f'action="/upload/{first["upload_id"]}"' in page.text and len(indexed) == 1
+    page = client.get(f"/upload/{first['upload_id']}", params={"q": "quae per te", "k": 2})  # four lines share a word
+    assert page.status_code == 200 and "2 parallels" in page.text and f'href="/upload/{first["upload_id"]}?q=quae+per+te&amp;author=&amp;k=4"' in page.text
+    assert "Show up to" not in client.get(f"/upload/{first['upload_id']}", params={"q": "quae per te", "k": 4}).text
+    for n in range(app_module.HELD_UPLOADS):  # as many other uploads push the first out
+        client.post("/api/upload", files={"files": (f"poet{n}.tess", b"<poet. 1.1>\tarma virumque cano")}, data={"q": "arma"})
+    gone = client.get(f"/api/upload/{first['upload_id']}/search", params={"q": "arma"})
+    assert gone.status_code == 404 and "Upload the file(s) again" in gone.json()["detail"]
+    assert client.get(f"/upload/{first['upload_id']}", params={"q": "arma"}).status_code == 404
+
+
+def test_a_search_that_fills_k_links_to_twice_as_many(client):
+    page = client.get("/", params={"q": PASSAGE, "k": 5, "author": "vergil"})
+    assert 'href="/?q=Ordior+arma' in page.text and "author=vergil&amp;k=10" in page.text
+    assert "Show up to" not in client.get("/", params={"q": PASSAGE, "k": 1000}).text
+    assert "Show up to" not in client.get("/", params={"q": "Oenotria", "k": 10}).text  # three lines hold it
 
 
 def test_upload_lists_skipped_lines(client):

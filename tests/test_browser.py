@@ -104,3 +104,31 @@ def test_benchmark_query_page_shows_gold_and_hits(server_url, page):
     assert page.locator("#system li.hit").count() == 10
     assert "nDCG@10" in page.inner_text("#metrics")
     assert page.locator("#system .badge").count() == 10
+
+
+def test_upload_then_search_again_and_show_more(server_url, page):
+    """Upload a .tess file, search it, search it again without uploading, and follow the link to more hits."""
+    from pathlib import Path
+
+    page.goto(server_url + "/")
+    page.click("details.upload summary")
+    page.set_input_files("details.upload input[type=file]", str(Path(__file__).parent / "fixtures" / "user_texts" / "lucretius.sample.tess"))
+    page.fill("details.upload textarea[name=q]", "Aeneadum genetrix alma Venus")
+    page.fill("details.upload input[name=k]", "2")
+    page.click("text=Upload and search")
+    page.wait_for_selector("#results-title")
+    assert page.locator("li.hit").count() == 2 and "Searched 7 lines" in page.inner_text("main")
+    page.fill("#q-again", "caeli subter labentia signa")
+    page.click("text=Search again")
+    page.wait_for_selector("#results-title")
+    assert "/upload/" in page.url and page.locator("li.hit").count() >= 1
+    assert "labentia" in page.locator("li.hit .line mark").all_text_contents()
+    page.fill("#q-again", "quae per te")  # four lines share a word
+    page.fill("form.again input[name=k]", "2")
+    page.click("text=Search again")
+    page.wait_for_selector("#results-title")
+    assert page.locator("li.hit").count() == 2
+    page.click("text=Show up to 4 parallels")
+    page.wait_for_selector("#results-title")
+    assert page.locator("li.hit").count() > 2 and "k=4" in page.url
+    assert page.locator("text=Show up to 8 parallels").count() == 0  # no more lines share a word

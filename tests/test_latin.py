@@ -192,6 +192,24 @@ def test_filed_lemmas_add_the_common_reading_of_a_name_that_a_line_opening_would
     assert latin.filed_lemmas(text) == filed
 
 
+def test_name_forms_are_the_forms_a_corpus_capitalises_inside_its_sentences():
+    texts = ["cum pius Aeneas", "tum pater Aeneas", "et Aeneas ait. Inde ruit", "Aeneas ait", "hinc inde", "et inde", "atque inde", "dixit: Inde", "aenea signa",
+             "et Veneris", "tum Veneris"]
+    assert latin.name_forms(texts) == {"aeneas"}  # veneris: twice inside, fewer than min_inside
+    assert latin.name_forms(texts, min_inside=2) == {"aeneas", "veneris"}
+    assert latin.name_forms(texts + ["et veneris"] * 3, min_inside=2) == {"aeneas"}  # written lower case more often than not
+
+
+@pytest.mark.parametrize(
+    "text, names, lemmas, filed",
+    [("Aeneas ignarus", {"aeneas"}, ["aeneas", "ignarus"], {"aeneas", "ignarus"}), ("Aeneas ignarus", set(), ["aeneus", "ignarus"], {"aeneus", "ignarus"}),
+     ("Inde ruit", {"aeneas"}, ["inde", "ruo"], {"inde", "ruo"}), ("pius Aeneas", {"aeneas"}, ["pius", "aeneas"], {"pius", "aeneas"})],
+)
+def test_names_of_the_corpus_are_read_as_names_where_a_capital_opens_a_sentence(text, names, lemmas, filed):
+    assert latin.lemmas(text, frozenset(names)) == [t.lemma for t in latin.tokenize(text, frozenset(names))] == lemmas
+    assert latin.filed_lemmas(text, frozenset(names)) == filed
+
+
 @pytest.mark.parametrize("text", ["Inde ruit", "fugit. Inde ruit", 'ait: "Inde ruit', "Media nocte"])
 def test_a_capital_opening_a_sentence_or_a_speech_is_read_as_usual(text):
     """*Inde* is not *Indus*, nor *Media* *Medea*, when the capital only opens a sentence."""

@@ -138,7 +138,7 @@ def test_index_tesserae_ignores_and_lists_unpinned_files(sources_dir, tmp_path, 
     report = json.loads((index_dir() / "report.json").read_text())
     assert report["counts"]["files"] == 2 and report["counts"]["ignored"] == 1 and "tesserae-la/extra.tess" in report["ignored"][0]
     s = Searcher.from_tesserae_la()
-    assert s.info["files"] == 2 and not [d for d in s.corpus.lines if d.id.startswith("ex.")]
+    assert s.info.index.files == 2 and not [d for d in s.corpus.lines if d.id.startswith("ex.")]
 
 
 # --- 4. serve checks its port and host before saying it serves ---------------------------------------------------

@@ -167,8 +167,8 @@ def test_default_is_best_when_its_model_is_trained_else_bm25_lemma(monkeypatch, 
     name, reason = searcher_module.default_choice()
     assert name == FALLBACK_RETRIEVER and "no trained model" in reason and str(model) in reason and "latin-intertext train-ranker" in reason
     s = Searcher.from_tess([LUCRETIUS])
-    assert s.retriever_name == FALLBACK_RETRIEVER and s.info["fallback"] == reason
-    assert Searcher.from_tess([LUCRETIUS], retriever="bm25").info.get("fallback") is None  # asked for: no fallback
+    assert s.retriever_name == FALLBACK_RETRIEVER and s.info.fallback == reason
+    assert Searcher.from_tess([LUCRETIUS], retriever="bm25").info.fallback == ""  # asked for: no fallback
     model.parent.mkdir(parents=True)
     model.write_text("model")  # no sidecar: not trusted
     name, reason = searcher_module.default_choice()
@@ -294,7 +294,7 @@ def small_index(sources_dir, tmp_path_factory) -> Path:
 
 def test_tesserae_la_index_on_a_subset(small_index):
     s = Searcher.from_tesserae_la(small_index)
-    assert s.retriever_name == "bm25-lemma-sparse" and s.info["files"] == 4
+    assert s.retriever_name == "bm25-lemma-sparse" and s.info.index.files == 4
     hits = s.search("Aeneadum genetrix, hominum divomque voluptas, alma Venus", k=5)
     assert hits[0].id in ("lucretius.de_rerum_natura-1-1", "lucretius.de_rerum_natura-1-2")
     assert hits[0].matches and hits[0].context
@@ -333,6 +333,32 @@ def test_sparse_index_finds_a_name_that_opens_a_line(tmp_path):
     assert {h.id for h in hits} == {"poeta.carmen-1-1", "poeta.carmen-1-2", "poeta.carmen-1-3"}  # 1.3: aeneus proper, found as before
     opening = next(h for h in hits if h.id == "poeta.carmen-1-1")
     assert [(m.lemma, m.kind) for m in opening.matches] == [("aeneas", "form")]
+
+
+def test_sparse_index_reads_a_line_opening_as_a_name_where_the_corpus_capitalises_the_form_inside_lines(tmp_path):
+    """A passage of several words opening with *Aeneas* finds *Aeneas* inside lines, and lines opening with it are
+    filed under the name, because the corpus writes *Aeneas* with a capital inside its sentences; *Inde*, written
+    *inde* inside them, stays *inde* (not *Indus*), and *aenea signa* ("bronze standards") is not *Aeneas*."""
+    poem = tmp_path / "poeta.carmen.tess"
+    lines = ["Aeneas scopulum conscendit", "cum pius Aeneas", "tum pater Aeneas", "et Aeneas ait", "aenea signa", "Inde ruit", "hinc inde", "et inde", "atque inde"]
+    poem.write_text("".join(f"<poeta. 1.{n}>\t{line}\n" for n, line in enumerate(lines, 1)), encoding="utf-8")
+    s = Searcher.from_tess([poem], retriever="bm25-lemma-sparse")
+    assert s.retriever.names == {"aeneas"}
+    scored = lambda text: {h.id for h in s.search(text, k=10) if h.score > 0}  # noqa: E731 (a line scoring 0 may still show a possible lemma)
+    assert scored("Aeneas ignarus abest") == {f"poeta.carmen-1-{n}" for n in (1, 2, 3, 4)}
+    assert scored("Inde") == {f"poeta.carmen-1-{n}" for n in (6, 7, 8, 9)}
+
+
+def test_tesserae_la_index_keeps_the_names_it_read(small_index):
+    """Over real texts (Silius, Lucretius, Catullus, Cicero): the names the texts capitalise are kept with the index,
+    and a passage opening with one (*Veneris*, which read as a common word is *uenio*) finds it inside lines; words
+    that only open sentences with a capital are not names."""
+    s = Searcher.from_tesserae_la(small_index)
+    assert {"hannibal", "veneris", "roma"} <= s.retriever.names and not {"inde", "media", "arma"} & s.retriever.names
+    holding = lambda: sum("Veneri" in h.text for h in s.search("Veneris ignes", k=50))  # noqa: E731
+    assert holding() >= 20
+    s.retriever.names = frozenset()  # the passage read as before the index kept its names
+    assert holding() <= 5
 
 
 # --- CLI -------------------------------------------------------------------------------------------------

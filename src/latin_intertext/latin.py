@@ -18,8 +18,10 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterable
 
 import simplemma
 
@@ -112,15 +114,18 @@ def fold(text: str) -> str:
 _MOJIBAKE = re.compile(r"[âÃÂ][\x80-\xbf]+")
 
 
+def _without_mojibake(text: str) -> str:
+    return text if text.isascii() else _MOJIBAKE.sub(lambda m: " " * len(m.group()), text)
+
+
 def words(text: str) -> list[tuple[str, int, int]]:
     """The alphabetic words of ``text`` with their character offsets; mis-decoded punctuation is not a word."""
-    cleaned = _MOJIBAKE.sub(lambda m: " " * len(m.group()), text)
-    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(cleaned)]
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(_without_mojibake(text))]
 
 
 def _word_strings(text: str) -> list[str]:
-    """The words of :func:`words` without offsets (mis-decoded punctuation is never ASCII)."""
-    return _WORD.findall(text if text.isascii() else _MOJIBAKE.sub(lambda m: " " * len(m.group()), text))
+    """The words of :func:`words` without offsets."""
+    return _WORD.findall(_without_mojibake(text))
 
 
 def _consonantal_u_positions(form: str) -> list[int]:
@@ -283,6 +288,7 @@ def guess_stem(folded: str) -> str:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 20)
 def _norm(word: str) -> tuple[str, str, str]:
     """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap."""
     base, clitic = split_enclitic(strip_diacritics(word).lower())
@@ -317,29 +323,65 @@ def _analyse(word: str, name: bool = False) -> tuple[str, str, str]:
 
 
 _SENTENCE_OPENER = re.compile(r"[.!?:;\"'“‘«(]")
+_OPENED_WORD = re.compile(r"[.!?:;\"'“‘«(][^\w.!?:;\"'“‘«(]*([^\W\d_]+)")  # a word that opens a sentence or a speech
 
 
-def _read_as_names(text: str, spans: list[tuple[str, int, int]]) -> list[bool]:
-    """Which words are names: capitalised inside a sentence. A capital that opens the text, a sentence
-    (after . ! ?) or a speech (after : ; or a quotation mark) is read as usual (*Inde*, *Media*)."""
+def _opens_sentence(text: str, spans: list[tuple[str, int, int]]) -> list[bool]:
+    """Whether each word opens the text, a sentence (after . ! ?) or a speech (after : ; or a quotation mark)."""
     flags, previous_end = [], None
-    for word, start, end in spans:
-        flags.append(word[:1].isupper() and previous_end is not None and not _SENTENCE_OPENER.search(text, previous_end, start))
+    for _word, start, end in spans:
+        flags.append(previous_end is None or bool(_SENTENCE_OPENER.search(text, previous_end, start)))
         previous_end = end
     return flags
 
 
-def _analysed_words(text: str) -> list[tuple[tuple[str, int, int], tuple[str, str, str]]]:
+def _read_as_names(text: str, spans: list[tuple[str, int, int]], names: frozenset[str] = frozenset()) -> list[bool]:
+    """Which words are names: capitalised inside a sentence. A capital that opens the text, a sentence or a speech
+    is read as usual (*Inde*, *Media*), unless its lower-case form is one of ``names`` (:func:`name_forms`)."""
+    return [word[:1].isupper() and (not opens or _norm(word)[1] in names) for (word, _start, _end), opens in zip(spans, _opens_sentence(text, spans), strict=True)]
+
+
+def name_forms(texts: Iterable[str], min_inside: int = 3, share: float = 0.5) -> frozenset[str]:
+    """The lower-case forms that ``texts`` write with a capital in at least ``share`` of the times they stand inside a
+    sentence (and stand there at least ``min_inside`` times), and that simplemma reads as a name.
+
+    A corpus read line by line cannot tell *Aeneas* opening a line (a name) from *Inde* opening one (not *Indus*);
+    how the corpus writes the same form elsewhere can. Written words are counted first and read once each, which
+    keeps this to seconds over all of Tesserae-la.
+    """
+    written: Counter[str] = Counter()
+    openers: Counter[str] = Counter()
+    for text in texts:
+        cleaned = _without_mojibake(text)
+        written.update(_WORD.findall(cleaned))
+        first = _WORD.search(cleaned)
+        if first:
+            openers[first.group()] += 1
+            openers.update(_OPENED_WORD.findall(cleaned, first.end()))
+    inside: Counter[str] = Counter()
+    capital: Counter[str] = Counter()
+    for word, n in written.items():
+        n -= openers[word]
+        if n > 0:
+            base = _norm(word)[1]
+            inside[base] += n
+            if word[:1].isupper():
+                capital[base] += n
+    return frozenset(base for base, n in inside.items() if n >= min_inside and capital[base] >= share * n and name_lemma(base))
+
+
+def _analysed_words(text: str, names: frozenset[str] = frozenset()) -> list[tuple[tuple[str, int, int], tuple[str, str, str]]]:
     """Each word of ``text`` with its offsets and its (folded form, lemma, enclitic), names read in context."""
     spans = words(text)
-    return [(span, _analyse(span[0], name)) for span, name in zip(spans, _read_as_names(text, spans), strict=True)]
+    return [(span, _analyse(span[0], name)) for span, name in zip(spans, _read_as_names(text, spans, names), strict=True)]
 
 
-def tokenize(text: str) -> list[Token]:
-    """Word tokens of ``text`` with folded forms and lemmas; enclitics are recorded, not counted as words."""
+def tokenize(text: str, names: frozenset[str] = frozenset()) -> list[Token]:
+    """Word tokens of ``text`` with folded forms and lemmas; enclitics are recorded, not counted as words.
+    ``names``: forms read as names even where a capital opens a sentence (:func:`name_forms`)."""
     return [
         Token(word, norm, lemma, position, start, end, clitic)
-        for position, ((word, start, end), (norm, lemma, clitic)) in enumerate(_analysed_words(text))
+        for position, ((word, start, end), (norm, lemma, clitic)) in enumerate(_analysed_words(text, names))
     ]
 
 
@@ -348,23 +390,26 @@ def forms(text: str) -> list[str]:
     return [_norm(w)[0] for w in _word_strings(text)]
 
 
-def lemmas(text: str) -> list[str]:
-    """Folded lemmas of the words of ``text``; the same as ``[t.lemma for t in tokenize(text)]``."""
-    return [lemma for _span, (_norm_form, lemma, _clitic) in _analysed_words(text)]
+def lemmas(text: str, names: frozenset[str] = frozenset()) -> list[str]:
+    """Folded lemmas of the words of ``text``; the same as ``[t.lemma for t in tokenize(text, names)]``."""
+    return [lemma for _span, (_norm_form, lemma, _clitic) in _analysed_words(text, names)]
 
 
-def filed_lemmas(text: str) -> set[str]:
-    """Every lemma an index of lines lemmatised one by one may hold the words of ``text`` under: each word's lemma
-    and, for a word read as a name, also its common reading, because a capital that opens a line is read as the
-    common word (*Aeneas* opening a line is filed under *aeneus*, inside one under *aeneas*). A capital opening
-    a passage of several words stays one reading (*Inde ruit* is not also *Indus*); a passage of one capitalised
-    word is looked for both ways (*Veneris*: *uenio* and *uenus*), since its capital may well be meant."""
+def filed_lemmas(text: str, names: frozenset[str] = frozenset()) -> set[str]:
+    """Every lemma an index of lines lemmatised one by one may hold the words of ``text`` under, ``names`` being
+    the forms it read as names wherever they stood (its :func:`name_forms`).
+
+    Each word's lemma and, for a word read as a name that is not one of ``names``, also its common reading, which
+    the same word gets opening a line (*Aeneas* opening a line is filed under *aeneus*, inside one under *aeneas*).
+    A capital opening a passage of several words is a name only if its form is one of ``names``, so *Inde ruit*
+    is not also *Indus*; a passage of one capitalised word is looked for both ways (*Veneris*: *uenio* and
+    *uenus*), since its capital may well be meant."""
     spans = words(text)
     out = set()
-    for span, name in zip(spans, _read_as_names(text, spans), strict=True):
+    for span, name in zip(spans, _read_as_names(text, spans, names), strict=True):
         _norm_form, lemma, _clitic = _analyse(span[0], name)
         out.add(lemma)
-        if name:
+        if name and _norm(span[0])[1] not in names:
             out.add(_analyse(span[0])[1])  # the reading the same word gets opening a line
         elif len(spans) == 1 and span[0][:1].isupper() and (as_name := name_reading(span[0])):
             out.add(as_name)

@@ -132,8 +132,8 @@ def search_command(
     validate_query(text, k)  # fail fast, before any index is built
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
-    if "fallback" in searcher.info:
-        Console(stderr=True, highlight=False).print(f"note: {escape(searcher.info['fallback'])}", soft_wrap=True)
+    if searcher.info.fallback:
+        Console(stderr=True, highlight=False).print(f"note: {escape(searcher.info.fallback)}", soft_wrap=True)
     if tess:
         print_report(Console(stderr=True, highlight=False), searcher.corpus.report, ", ".join(map(str, tess)))
     if as_json:
@@ -170,10 +170,11 @@ def index_tesserae_command(
             bar.advance(tasks[stage], advance)
 
         built = build_tesserae_index(sources=sources, progress=progress)
-    counts = built.counts
+    counts = built.meta.counts
     print_listed(console, f"ignored {len(built.ignored)} file(s) of the mirror, each with why:", built.ignored)
     console.print(
-        f"Indexed {counts['lines']:,} lines of {counts['files']} files in {built.build_seconds} s into {built.folder}.\n"
+        f"Indexed {counts['lines']:,} lines of {counts['files']} files in {built.meta.build_seconds} s into {built.folder}; "
+        f"{built.meta.names:,} forms the texts write with a capital inside their sentences are read as names wherever they stand.\n"
         f"Left out: {counts['ignored']} ignored file(s), {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
         f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids. Every one is listed in {built.folder}/report.json."
     )

@@ -8,36 +8,62 @@ which is given the query's text only.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tempfile
 from collections import OrderedDict
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Sequence
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
+from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.explain import line_segments, query_segments
 from latin_intertext.serve.index import SPARSE_RETRIEVER
-from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Hit, NotFoundError, QueryError, Searcher
+from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher
 
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_UPLOAD_FILES = 10
+HELD_UPLOADS = 3  # uploads kept indexed in memory, the most recently used, so that the same files are not indexed again
 METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # MTEB's names, as everywhere in the project
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 class SearchRequest(BaseModel):
-    text: str = Field(..., description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).", examples=["Aeneadum genetrix, hominum divomque voluptas"])
+    """The POST body; it also takes GET's names (``q``, ``author``), so a client can send either."""
+
+    text: str = Field(..., validation_alias=AliasChoices("text", "q"), description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters); `q` also works, as in GET.", examples=["Aeneadum genetrix, hominum divomque voluptas"])
     k: int = Field(10, ge=1, le=MAX_K, description="How many parallels to return.")
-    authors: list[str] | None = Field(None, description="Only lines by these authors (keys or names, e.g. 'vergil'); all if empty.")
+    authors: list[str] | None = Field(None, validation_alias=AliasChoices("authors", "author"), description="Only lines by these authors (keys or names, e.g. 'vergil'); all if empty. `author` also works, as in GET.")
+
+
+@dataclass(frozen=True)
+class GoldLine:
+    citation: Citation
+    text: str
+    rank: int | None  # the system's rank; None beyond its top 100
+
+
+@dataclass(frozen=True)
+class QueryDetail:
+    """A benchmark query as its page shows it: its gold lines beside the system's ranks, and its metrics."""
+
+    query: BenchmarkQuery
+    metrics: dict[str, float]  # MTEB's names: ndcg_at_10, recall_at_10, recall_at_100
+    gold: list[GoldLine]
+
+    @property
+    def gold_ids(self) -> set[str]:
+        return {g.citation.id for g in self.gold}
 
 
 class InvalidRequest(InputError):
@@ -63,6 +89,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     bench = searcher.benchmark
     queries = {q.id: q for q in bench.queries} if bench else {}
     run_cache: OrderedDict[str, dict[str, float]] = OrderedDict()
+    held: OrderedDict[str, Searcher] = OrderedDict()  # upload id -> its indexed files
 
     app = FastAPI(
         title="latin-intertext search",
@@ -116,14 +143,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
                 run_cache.popitem(last=False)
         return run_cache[qid]
 
-    def query_detail(qid: str) -> dict:
+    def query_detail(qid: str) -> QueryDetail:
         from latin_intertext.evaluate.metrics import evaluate_run
 
         if not bench:
             raise QueryError("This server has no benchmark loaded: start it with --dataset DIR.")
         if qid not in queries:
             raise NotFoundError(f"No benchmark query {qid!r}. Query ids read vf-{{book}}-{{first line}}-{{last line}}, e.g. vf-1-1-1; see /api/queries.")
-        q = queries[qid]
         run = system_run(qid)
         gold = bench.qrels.get(qid, {})
         scores = evaluate_run({qid: run}, {qid: gold}).means
@@ -134,9 +160,9 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
                 i = searcher.corpus.index_of(doc_id)
             except KeyError:
                 continue
-            gold_lines.append({"citation": searcher.citation(i), "text": searcher.corpus.lines[i].text, "rank": ranks.get(doc_id)})
-        gold_lines.sort(key=lambda g: (g["rank"] is None, g["rank"] or 0, g["citation"].id))
-        return {"query": q, "metrics": {m: round(float(scores[m]), 4) for m in METRICS}, "gold": gold_lines, "run": run}
+            gold_lines.append(GoldLine(searcher.citation(i), searcher.corpus.lines[i].text, ranks.get(doc_id)))
+        gold_lines.sort(key=lambda g: (g.rank is None, g.rank or 0, g.citation.id))
+        return QueryDetail(queries[qid], {m: round(float(scores[m]), 4) for m in METRICS}, gold_lines)
 
     # --- HTML pages --------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -144,22 +170,33 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         if "q" not in request.query_params:  # the landing page; a submitted empty box is an error below
             return page(request, "search.html", q="", authors=author, k=k, results=None)
         try:
-            hits = searcher.search(q, k=k, authors=author or None)
+            hits = searcher.search(q, k=_one_more(k), authors=author or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), q=q, authors=author, k=k, results=None, error=_error_body(exc))
-        return page(request, "search.html", q=q, authors=author, k=k, results=view(hits, q))
+        return page(request, "search.html", q=q, authors=author, k=k, results=view(hits[:k], q), more=_more_url("/", q, author, k, len(hits)))
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload_page(
         request: Request, files: list[UploadFile] = File(...), q: str = Form(...), k: int = Form(10), author: str = Form(""), with_benchmark: bool = Form(False)
     ):
-        authors = _author_list(author)
         try:
-            user = await _searcher_for_upload(files, with_benchmark)
-            hits = user.search(q, k=k, authors=authors or None)
+            upload_id = await _hold_upload(files, with_benchmark)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), q=q, authors=[], k=k, results=None, error=_error_body(exc), upload_authors=author)
-        return page(request, "search.html", q=q, authors=[], k=k, results=view(hits, q), uploaded=user, upload_authors=author)
+        return upload_results(request, upload_id, q, k, author)
+
+    @app.get("/upload/{upload_id}", response_class=HTMLResponse, include_in_schema=False)
+    def upload_again_page(request: Request, upload_id: str, q: str = "", k: Annotated[int, Query(ge=1, le=MAX_K)] = 10, author: str = ""):
+        return upload_results(request, upload_id, q, k, author)
+
+    def upload_results(request: Request, upload_id: str, q: str, k: int, author: str) -> HTMLResponse:
+        user = held_upload(upload_id)
+        context = {"q": q, "authors": [], "k": k, "uploaded": user, "upload_id": upload_id, "upload_authors": author}
+        try:
+            hits = user.search(q, k=_one_more(k), authors=_author_list(author) or None)
+        except LatinIntertextError as exc:
+            return page(request, "search.html", _status(exc), results=None, error=_error_body(exc), **context)
+        return page(request, "search.html", results=view(hits[:k], q), more=_more_url(f"/upload/{upload_id}", q, author, k, len(hits)), **context)
 
     @app.get("/line/{doc_id}", response_class=HTMLResponse, include_in_schema=False)
     def context_page(request: Request, doc_id: str, q: str = ""):
@@ -180,8 +217,8 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     @app.get("/benchmark/{qid}", response_class=HTMLResponse, include_in_schema=False)
     def query_page(request: Request, qid: str):
         detail = query_detail(qid)
-        hits = searcher.search(detail["query"].text, k=10)
-        return page(request, "query.html", results=view(hits, detail["query"].text, {g["citation"].id for g in detail["gold"]}), **detail)
+        hits = searcher.search(detail.query.text, k=10)
+        return page(request, "query.html", results=view(hits, detail.query.text, detail.gold_ids), query=detail.query, metrics=detail.metrics, gold=detail.gold)
 
     # --- JSON API ----------------------------------------------------------------------------------------
     @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)")
@@ -213,15 +250,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     @app.get("/api/queries/{qid}", tags=["benchmark"], summary="One query: its gold lines, the system's top 10 and per-query metrics")
     def api_query(qid: str) -> dict:
         detail = query_detail(qid)
-        q = detail["query"]
-        hits = searcher.search(q.text, k=10)
-        gold_ids = {g["citation"].id for g in detail["gold"]}
+        hits = searcher.search(detail.query.text, k=10)
         return {
-            "query": asdict(q),
+            "query": asdict(detail.query),
             "retriever": searcher.retriever_name,
-            "metrics": detail["metrics"],
-            "gold": [{"citation": asdict(g["citation"]), "text": g["text"], "system_rank": g["rank"]} for g in detail["gold"]],
-            "hits": [{**h.to_dict(), "gold": h.id in gold_ids} for h in hits],
+            "metrics": detail.metrics,
+            "gold": [{"citation": asdict(g.citation), "text": g.text, "system_rank": g.rank} for g in detail.gold],
+            "hits": [{**h.to_dict(), "gold": h.id in detail.gold_ids} for h in hits],
         }
 
     @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)")
@@ -232,10 +267,38 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         author: Annotated[str, Form(description="Only these authors: keys or names, comma-separated (as the file names give them, e.g. 'lucretius'); all if empty.")] = "",
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
-        user = await _searcher_for_upload(files, with_benchmark)
-        return user.payload(q, user.search(q, k=k, authors=_author_list(author) or None), report=True)
+        """The answer's `upload_id` searches the same files again without sending them (`GET /api/upload/{upload_id}/search`)."""
+        return upload_payload(await _hold_upload(files, with_benchmark), q, k, _author_list(author))
 
-    async def _searcher_for_upload(files: Sequence[UploadFile], with_benchmark: bool) -> Searcher:
+    @app.get(
+        "/api/upload/{upload_id}/search",
+        tags=["search"],
+        summary="Search files uploaded before, by their upload_id",
+        description=f"The server keeps the last {HELD_UPLOADS} uploads indexed; an older `upload_id` answers 404: upload the files again.",
+    )
+    def api_upload_search(
+        upload_id: str,
+        q: Annotated[str, Query(description="The Latin passage.")],
+        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
+        author: Annotated[list[str], Query(description="Only these authors (repeatable).")] = [],
+    ) -> dict:
+        return upload_payload(upload_id, q, k, author)
+
+    def upload_payload(upload_id: str, q: str, k: int, authors: list[str]) -> dict:
+        user = held_upload(upload_id)
+        return {**user.payload(q, user.search(q, k=k, authors=authors or None), report=True), "upload_id": upload_id}
+
+    def held_upload(upload_id: str) -> Searcher:
+        if upload_id not in held:
+            raise NotFoundError(
+                f"No upload {upload_id!r} is held: the server keeps the last {HELD_UPLOADS} uploads indexed (and none across restarts). "
+                "Upload the file(s) again."
+            )
+        held.move_to_end(upload_id)
+        return held[upload_id]
+
+    async def _hold_upload(files: Sequence[UploadFile], with_benchmark: bool) -> str:
+        """The id of the uploaded files, indexed and held (the same files, sent again, are not indexed again)."""
         files = [f for f in files if f.filename]
         if not files:
             raise QueryError("No file uploaded: choose a .tess file.")
@@ -243,22 +306,55 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             raise QueryError(f"{len(files)} files uploaded; the limit is {MAX_UPLOAD_FILES}.")
         if with_benchmark and not bench:
             raise QueryError("This server has no benchmark corpus to search beside your files.")
+        uploaded: list[tuple[str, bytes]] = []
+        for f in files:
+            name = Path(f.filename).name
+            if not name.endswith(".tess"):
+                raise QueryError(f"{name}: not a .tess file. Upload Tesserae texts: lines like '<lucr. 1.1>\tAeneadum genetrix, ...'.")
+            data = await f.read(MAX_UPLOAD_BYTES + 1)
+            if len(data) > MAX_UPLOAD_BYTES:
+                raise UploadTooLarge(f"{name}: larger than {MAX_UPLOAD_BYTES // 2**20} MiB.")
+            uploaded.append((name, data))
+        upload_id = _upload_id(uploaded, with_benchmark)
+        if upload_id not in held:
+            held[upload_id] = _index_upload(uploaded, with_benchmark)
+            while len(held) > HELD_UPLOADS:
+                held.popitem(last=False)
+        held.move_to_end(upload_id)
+        return upload_id
+
+    def _index_upload(uploaded: list[tuple[str, bytes]], with_benchmark: bool) -> Searcher:
         with tempfile.TemporaryDirectory(prefix="latin-intertext-upload-") as tmp:
-            paths, names = [], []
-            for n, f in enumerate(files):
-                name = Path(f.filename).name
-                if not name.endswith(".tess"):
-                    raise QueryError(f"{name}: not a .tess file. Upload Tesserae texts: lines like '<lucr. 1.1>\tAeneadum genetrix, ...'.")
-                data = await f.read(MAX_UPLOAD_BYTES + 1)
-                if len(data) > MAX_UPLOAD_BYTES:
-                    raise UploadTooLarge(f"{name}: larger than {MAX_UPLOAD_BYTES // 2**20} MiB.")
+            paths = []
+            for n, (name, data) in enumerate(uploaded):
                 path = Path(tmp) / f"{n}-{_SAFE_NAME.sub('_', name)}"
                 path.write_bytes(data)
                 paths.append(path)
-                names.append(name)
-            return Searcher.from_tess(paths, with_benchmark=bench if with_benchmark else None, retriever=searcher.retriever_name if searcher.retriever_name != SPARSE_RETRIEVER else None, displays=names)
+            retriever = searcher.retriever_name if searcher.retriever_name != SPARSE_RETRIEVER else None
+            return Searcher.from_tess(paths, with_benchmark=bench if with_benchmark else None, retriever=retriever, displays=[name for name, _ in uploaded])
 
     return app
+
+
+def _upload_id(uploaded: list[tuple[str, bytes]], with_benchmark: bool) -> str:
+    """A digest of the uploaded files (names and bytes, in order) and of whether the benchmark is searched beside them."""
+    digest = hashlib.sha256(f"benchmark={with_benchmark}".encode())
+    for name, data in uploaded:
+        digest.update(f"|{name}|{len(data)}|".encode())
+        digest.update(data)
+    return digest.hexdigest()[:16]
+
+
+def _one_more(k: int) -> int:
+    """A page asks for one hit more than it shows, to know whether a link to more would find any."""
+    return min(k + 1, MAX_K)
+
+
+def _more_url(path: str, q: str, author: str | list[str], k: int, found: int) -> str | None:
+    """The same search for twice as many hits (up to MAX_K), where a search for k + 1 found more than k."""
+    if found <= k:
+        return None
+    return f"{path}?{urlencode({'q': q, 'author': author, 'k': min(2 * k, MAX_K)}, doseq=True)}"
 
 
 def _author_list(text: str) -> list[str]:

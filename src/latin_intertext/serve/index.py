@@ -13,6 +13,7 @@ import pickle
 import time
 import zipfile
 from array import array
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -27,13 +28,18 @@ from latin_intertext.paths import indexes_dir
 from latin_intertext.retrieve.base import Retriever
 from latin_intertext.serve.corpora import Corpus
 
-INDEX_VERSION = 2  # 2: pinned files only; blank lines listed, unpinned files reported
+INDEX_VERSION = 3  # 2: pinned files only; blank lines listed, unpinned files reported; 3: names read at line openings
 SPARSE_RETRIEVER = "bm25-lemma-sparse"
 TESSERAE_INDEX = "tesserae-la"
 
 
 class SparseLemmaBM25(Retriever):
-    """BM25 over simplemma lemmas (as the registry's ``bm25-lemma``), as a scipy.sparse inverted index."""
+    """BM25 over simplemma lemmas (as the registry's ``bm25-lemma``), as a scipy.sparse inverted index.
+
+    Lines are read one by one, so a capital opening a line says nothing of a name; the forms the corpus
+    capitalises inside its sentences (``names``, :func:`latin.name_forms`) are read as names there too, in
+    the lines and in the passages searched (*Aeneas* opening either is *aeneas*, *Inde* stays *inde*).
+    """
 
     name = SPARSE_RETRIEVER
 
@@ -43,13 +49,15 @@ class SparseLemmaBM25(Retriever):
         self.b = b
         self._vocab: dict[str, int] = {}
         self._weights: sp.csc_matrix | None = None
+        self.names: frozenset[str] = frozenset()
 
     def _index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> None:
         rows, cols = array("i"), array("i")
         lengths = np.zeros(len(corpus), dtype=np.float32)
         vocab = self._vocab
+        self.names = latin.name_forms(d.text for d in corpus)
         for i, d in enumerate(corpus):
-            terms = latin.lemmas(d.text)
+            terms = latin.lemmas(d.text, self.names)
             lengths[i] = len(terms)
             cols.extend(vocab.setdefault(t, len(vocab)) for t in terms)
             rows.extend([i] * len(terms))
@@ -77,7 +85,7 @@ class SparseLemmaBM25(Retriever):
 
     def score_all(self, text: str) -> np.ndarray:
         w = self._weights
-        cols = sorted({self._vocab[t] for t in latin.filed_lemmas(text) if t in self._vocab})
+        cols = sorted({self._vocab[t] for t in latin.filed_lemmas(text, self.names) if t in self._vocab})
         if not cols:
             return np.zeros(w.shape[0], dtype=np.float32)
         idx = np.concatenate([w.indices[w.indptr[c] : w.indptr[c + 1]] for c in cols])
@@ -88,12 +96,14 @@ class SparseLemmaBM25(Retriever):
     def save(self, folder: Path) -> None:
         sp.save_npz(folder / "weights.npz", self._weights, compressed=False)
         (folder / "vocab.json").write_text(json.dumps(self._vocab, ensure_ascii=False), encoding="utf-8")
+        (folder / "names.json").write_text(json.dumps(sorted(self.names), ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, folder: Path, corpus: Corpus, k1: float, b: float) -> "SparseLemmaBM25":
         self = cls(k1, b)
         self._weights = sp.load_npz(folder / "weights.npz").tocsc()
         self._vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+        self.names = frozenset(json.loads((folder / "names.json").read_text(encoding="utf-8")))
         self.corpus = corpus.lines
         self.doc_ids = [d.id for d in corpus.lines]
         return self
@@ -103,36 +113,56 @@ def index_dir(name: str = TESSERAE_INDEX) -> Path:
     return indexes_dir() / name
 
 
-def save_index(folder: Path, corpus: Corpus, retriever: SparseLemmaBM25, meta: dict) -> None:
+@dataclass(frozen=True)
+class IndexMeta:
+    """An index's ``meta.json``: what it holds, what built it and how (its lemmatiser and format are checked on loading)."""
+
+    files: int
+    fingerprint: str  # of the indexed files' names and sizes
+    build_seconds: float
+    lines: int
+    names: int  # forms read as names wherever they stand (SparseLemmaBM25.names)
+    counts: dict[str, int]  # the corpus report's counts: lines, blank, malformed, ...
+    built: str
+    k1: float
+    b: float
+    version: int = INDEX_VERSION
+    lemmatiser: int = latin.LEMMATISER_VERSION
+    retriever: str = SPARSE_RETRIEVER
+
+
+def save_index(folder: Path, corpus: Corpus, retriever: SparseLemmaBM25, *, fingerprint: str, files: int, build_seconds: float) -> IndexMeta:
     """Write an index atomically: into a sibling folder, renamed into place only when complete."""
+    meta = IndexMeta(files, fingerprint, build_seconds, len(corpus), len(retriever.names), corpus.report.counts(), time.strftime("%Y-%m-%dT%H:%M:%S"), retriever.k1, retriever.b)
     with atomic_dir(folder) as tmp:
         retriever.save(tmp)
         with open(tmp / "corpus.pickle", "wb") as fh:
             pickle.dump(corpus, fh, protocol=pickle.HIGHEST_PROTOCOL)
         (tmp / "report.json").write_text(json.dumps(corpus.report.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
-        meta = {**meta, "version": INDEX_VERSION, "lemmatiser": latin.LEMMATISER_VERSION, "retriever": SPARSE_RETRIEVER, "k1": retriever.k1, "b": retriever.b, "lines": len(corpus), "counts": corpus.report.counts(), "built": time.strftime("%Y-%m-%dT%H:%M:%S")}
-        (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        (tmp / "meta.json").write_text(json.dumps(asdict(meta), indent=1), encoding="utf-8")
+    return meta
 
 
-def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, dict]:
+def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, IndexMeta]:
     folder = Path(folder).expanduser()
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
         raise LatinIntertextError(f"No Tesserae-la index at {folder}. Build it once with `latin-intertext index-tesserae` (a few minutes), then search again.")
     try:
-        meta = json.loads(meta_path.read_text())
-        version = meta.get("version")
+        raw = json.loads(meta_path.read_text())
+        version = raw.get("version")
     except (OSError, ValueError, AttributeError) as exc:
         raise _damaged(folder, exc, meta_path.name) from None
     if version != INDEX_VERSION:
         raise LatinIntertextError(f"The index at {folder} was built by another version (index format {version}, need {INDEX_VERSION}). Rebuild it with `latin-intertext index-tesserae`.")
-    latin.require_lemmatiser(meta.get("lemmatiser"), f"The index at {folder}", "some of its lemmas would not meet the query's", "`latin-intertext index-tesserae`")
+    latin.require_lemmatiser(raw.get("lemmatiser"), f"The index at {folder}", "some of its lemmas would not meet the query's", "`latin-intertext index-tesserae`")
     try:
+        meta = IndexMeta(**{f.name: raw[f.name] for f in fields(IndexMeta)})
         with open(folder / "corpus.pickle", "rb") as fh:
             corpus = pickle.load(fh)
-        return corpus, SparseLemmaBM25.load(folder, corpus, meta["k1"], meta["b"]), meta
+        return corpus, SparseLemmaBM25.load(folder, corpus, meta.k1, meta.b), meta
     except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError, ImportError, pickle.UnpicklingError, zipfile.BadZipFile) as exc:
-        raise _damaged(folder, exc) from None
+        raise _damaged(folder, exc, meta_path.name if isinstance(exc, KeyError) else "") from None
 
 
 def _damaged(folder: Path, exc: Exception, name: str = "") -> LatinIntertextError:

@@ -12,7 +12,7 @@ browser's display and metrics, never retrieval.
 
 The default retriever follows one rule (:func:`default_choice`): ``best`` (the evidence ranker)
 when its trained model (``latin-intertext train-ranker``) exists, else ``bm25-lemma``, the reason recorded in
-``Searcher.info["fallback"]``; all of Tesserae-la is always searched with its sparse lemma index.
+``Searcher.info.fallback``; all of Tesserae-la is always searched with its sparse lemma index.
 An indexed benchmark retriever is cached (:func:`cached_index`) under ``paths.indexes_dir()``,
 keyed by a hash of the corpus, the retriever, its parameters and the code that indexes, so the
 next search over the same corpus loads it instead of indexing again.
@@ -37,7 +37,7 @@ from latin_intertext.retrieve import make_retriever, resolve_name
 from latin_intertext.retrieve.base import REGISTRY, Retriever, top_k
 from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
-from latin_intertext.serve.index import SPARSE_RETRIEVER, SparseLemmaBM25, index_dir, load_index, save_index
+from latin_intertext.serve.index import SPARSE_RETRIEVER, IndexMeta, SparseLemmaBM25, index_dir, load_index, save_index
 from latin_intertext.sources.tesserae_la import ignored_note, pinned_files
 
 # The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma while its model is not trained.
@@ -190,6 +190,16 @@ def validate_query(text: str, k: int = 10) -> list[latin.Token]:
 
 
 @dataclass(frozen=True)
+class SearcherInfo:
+    """How a Searcher came to be: why it does not use the retriever a caller would expect (``fallback``), how long
+    indexing took, and the record of a prebuilt index it loaded (``index``: Tesserae-la's)."""
+
+    fallback: str = ""
+    index_seconds: float | None = None
+    index: IndexMeta | None = None
+
+
+@dataclass(frozen=True)
 class Citation:
     id: str
     author: str
@@ -235,32 +245,31 @@ class Hit:
 class Searcher:
     """A corpus, indexed by one retriever, searched passage by passage."""
 
-    def __init__(self, corpus: Corpus, retriever: Retriever, retriever_name: str, benchmark: Benchmark | None = None, info: dict | None = None):
+    def __init__(self, corpus: Corpus, retriever: Retriever, retriever_name: str, benchmark: Benchmark | None = None, info: SearcherInfo = SearcherInfo()):
         self.corpus = corpus
         self.retriever = retriever
         self.retriever_name = retriever_name
         self.benchmark = benchmark  # for the benchmark browser only; the retriever never sees its qrels
-        self.info = info or {}
+        self.info = info
 
     # --- constructors ------------------------------------------------------------------------------------
     @classmethod
-    def from_corpus(cls, corpus: Corpus, retriever: str | None = None, benchmark: Benchmark | None = None, *, cache: bool = False, **info) -> "Searcher":
-        """Index ``corpus`` with ``retriever`` (default: :func:`default_choice`, its fallback reason in ``info["fallback"]``).
+    def from_corpus(cls, corpus: Corpus, retriever: str | None = None, benchmark: Benchmark | None = None, *, cache: bool = False) -> "Searcher":
+        """Index ``corpus`` with ``retriever`` (default: :func:`default_choice`, its fallback reason in ``info.fallback``).
 
         ``cache=True`` loads the indexed retriever from (or saves it to) :func:`cached_index`.
         """
+        reason = ""
         if retriever:
             name = retriever if retriever == SPARSE_RETRIEVER else resolve_name(retriever)
         else:
             name, reason = default_choice()
-            if reason:
-                info["fallback"] = reason
         started = time.perf_counter()
         if cache:
             engine = cached_index(name, corpus.lines, corpus.name)
         else:
             engine = _new_retriever(name).index(corpus.lines)
-        return cls(corpus, engine, name, benchmark, {"index_seconds": round(time.perf_counter() - started, 2), **info})
+        return cls(corpus, engine, name, benchmark, SearcherInfo(reason, round(time.perf_counter() - started, 2)))
 
     @classmethod
     def from_benchmark(cls, bench: Benchmark, retriever: str | None = None, cache: bool = True) -> "Searcher":
@@ -290,7 +299,7 @@ class Searcher:
         if build:
             build_tesserae_index(folder, sources=sources, files=files, progress=progress)
         corpus, engine, meta = load_index(folder)
-        return cls(corpus, engine, SPARSE_RETRIEVER, None, meta)
+        return cls(corpus, engine, SPARSE_RETRIEVER, None, SearcherInfo(index=meta))
 
     # --- searching ---------------------------------------------------------------------------------------
     def scores(self, text: str, k: int, mask: np.ndarray | None) -> dict[str, float]:
@@ -348,8 +357,8 @@ class Searcher:
         """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``);
         ``report=True`` adds the corpus's size and its report (users' files: every line left out or renamed)."""
         out = {"query": text, "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
-        if "fallback" in self.info:  # why this is not the retriever the caller would expect
-            out["fallback"] = self.info["fallback"]
+        if self.info.fallback:  # why this is not the retriever the caller would expect
+            out["fallback"] = self.info.fallback
         return {**out, "lines": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
 
     def authors(self) -> list[tuple[str, str]]:
@@ -367,13 +376,12 @@ def benchmark_from_sources(sources: Path | str | None) -> Benchmark:
 
 @dataclass(frozen=True)
 class IndexBuild:
-    """What :func:`build_tesserae_index` did: where the index went, how long it took, and what it left out (``counts``
-    and ``ignored``, as ``report.json`` beside the index lists them one by one)."""
+    """What :func:`build_tesserae_index` did: where the index went, its record (how long it took, how many forms it
+    reads as names wherever they stand, what it left out: ``meta.counts``) and the mirror's files it ignored
+    (``report.json`` beside the index lists every left-out line and file)."""
 
     folder: Path
-    files: int
-    build_seconds: float
-    counts: dict[str, int]
+    meta: IndexMeta
     ignored: list[str]
 
 
@@ -395,6 +403,5 @@ def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | No
     corpus.report.ignored = [ignored_note(p) for p in extra]
     engine = SparseLemmaBM25().index(corpus.lines, progress=tick("index", len(corpus)))
     digest = hashlib.sha256("\n".join(f"{p.name}:{p.stat().st_size}" for p in files).encode()).hexdigest()
-    meta = {"files": len(files), "fingerprint": digest, "build_seconds": round(time.perf_counter() - started, 1)}
-    save_index(folder, corpus, engine, meta)
-    return IndexBuild(folder, len(files), meta["build_seconds"], corpus.report.counts(), corpus.report.ignored)
+    meta = save_index(folder, corpus, engine, fingerprint=digest, files=len(files), build_seconds=round(time.perf_counter() - started, 1))
+    return IndexBuild(folder, meta, corpus.report.ignored)
