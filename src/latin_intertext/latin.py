@@ -288,7 +288,6 @@ def guess_stem(folded: str) -> str:
 
 
 @lru_cache(maxsize=None)
-@lru_cache(maxsize=1 << 20)
 def _norm(word: str) -> tuple[str, str, str]:
     """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap."""
     base, clitic = split_enclitic(strip_diacritics(word).lower())
@@ -338,7 +337,8 @@ def _opens_sentence(text: str, spans: list[tuple[str, int, int]]) -> list[bool]:
 def _read_as_names(text: str, spans: list[tuple[str, int, int]], names: frozenset[str] = frozenset()) -> list[bool]:
     """Which words are names: capitalised inside a sentence. A capital that opens the text, a sentence or a speech
     is read as usual (*Inde*, *Media*), unless its lower-case form is one of ``names`` (:func:`name_forms`)."""
-    return [word[:1].isupper() and (not opens or _norm(word)[1] in names) for (word, _start, _end), opens in zip(spans, _opens_sentence(text, spans), strict=True)]
+    opening = _opens_sentence(text, spans)
+    return [word[:1].isupper() and (not opens or _norm(word)[1] in names) for (word, _start, _end), opens in zip(spans, opening, strict=True)]
 
 
 def name_forms(texts: Iterable[str], min_inside: int = 3, share: float = 0.5) -> frozenset[str]:
