@@ -59,6 +59,7 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
     assert report["metrics"]["map"] == pytest.approx(expected["map"], abs=1e-12)
     assert report["metrics"]["recall_at_100"] == pytest.approx(expected["recall_100"], abs=1e-12)
     assert report["n_queries"] == 482 and report["n_queries_missing_from_run"] == 49
+    assert report["queries_missing_from_run"] == sorted(q for q in qrels if q not in run)  # listed, not only counted
     assert set(report["per_author"]) == {"lucan", "ovid", "statius", "vergil"}
     assert sum(g["n_queries"] for g in report["per_span_length"].values()) == 482
     low, high = report["ci95"]["ndcg_at_10"]
@@ -67,6 +68,7 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
     captured = capsys.readouterr()
     assert "nDCG@10" in captured.out and "by target author" in captured.out
     assert "no results for 49 queries" in captured.err
+    assert all(q in squash(captured.err) for q in report["queries_missing_from_run"])
 
 
 @pytest.mark.parametrize(
@@ -110,10 +112,12 @@ def test_evaluate_retriever_saves_a_run_that_scores_the_same(dataset_dir, bm25_o
     assert code == 0
     report = json.loads((folder / "bm25.json").read_text())
     assert report["retriever"] == "bm25" and report["config"]["k"] == 1000
+    assert report["n_queries_score_order_differs_from_rank"] == 0 and report["queries_score_order_differs_from_rank"] == []
     assert 0.15 < report["metrics"]["ndcg_at_10"] < 0.5
     assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(folder / "bm25.run"), "--json", str(tmp_path / "again.json"), "--resamples", "1000"]) == 0
     again = json.loads((tmp_path / "again.json").read_text())
     assert again["metrics"] == pytest.approx(report["metrics"], abs=1e-9)
+    assert "k" not in again["config"] and again["n_queries_score_order_differs_from_rank"] == 0  # its ranks follow its scores
     assert again["ci95"] == report["ci95"]
 
 
@@ -133,6 +137,56 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     assert ndcg["ci95"][0] > 0  # the whole interval of A - B above 0
     printed = capsys.readouterr().out
     assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
+
+
+@pytest.fixture(scope="module")
+def reranked_runs(bm25_outputs, tmp_path_factory):
+    """BM25's top 10 per query as saved, and as a run whose scores contradict its ranks: the rank in the score
+    column, or every score 0 (both silently scored in score order before)."""
+    _, folder = bm25_outputs
+    top = [line.split() for line in (folder / "bm25.run").read_text().splitlines() if int(line.split()[3]) <= 10]
+    out = tmp_path_factory.mktemp("reranked")
+    paths = {}
+    for name, score in (("good", lambda f: f[4]), ("rank-as-score", lambda f: f[3]), ("zeros", lambda f: "0")):
+        paths[name] = out / f"{name}.run"
+        paths[name].write_text("".join(f"{f[0]} Q0 {f[2]} {f[3]} {score(f)} t\n" for f in top))
+    return paths
+
+
+@pytest.mark.parametrize("name, reason", [("rank-as-score", "rank1(vergil-"), ("zeros", "all10documentshavescore0.0")])
+def test_scores_that_contradict_ranks_are_warned_of_and_listed_in_evaluate_and_compare(dataset_dir, reranked_runs, tmp_path, capsys, name, reason):
+    bad, good = reranked_runs[name], reranked_runs["good"]
+    report_path = tmp_path / "bad.json"
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(bad), "--json", str(report_path), "--resamples", "100"]) == 0
+    err = squash(capsys.readouterr().err)
+    assert f"warning:in{squash(str(bad))},thescoresof482queriesdonotfollowtheirranks" in err and reason in err
+    assert "rankedbyscorealone,astrec_evaldoes" in err
+    report = json.loads(report_path.read_text())
+    listed = report["queries_score_order_differs_from_rank"]
+    assert report["n_queries_score_order_differs_from_rank"] == len(listed) == 482
+    assert listed[0]["line"] == 1 and squash(listed[0]["reason"]).startswith(reason)
+    compared = tmp_path / "cmp.json"
+    assert main(["compare", str(bad), str(good), "--dataset", str(dataset_dir), "--json", str(compared), "--resamples", "100"]) == 0
+    data = json.loads(compared.read_text())
+    ndcg, notes = data["tests"]["ndcg_at_10"], data["run_notes"]
+    assert ndcg["a"] == pytest.approx(report["metrics"]["ndcg_at_10"]) and ndcg["a"] < ndcg["b"] - 0.05  # ranked by score, as trec_eval ranks
+    assert notes["a"]["n_queries_score_order_differs_from_rank"] == 482 and notes["b"]["n_queries_score_order_differs_from_rank"] == 0
+    assert notes["a"]["queries_score_order_differs_from_rank"] == listed
+    assert "thescoresof482queriesdonotfollowtheirranks" in squash(capsys.readouterr().err)
+
+
+def test_evaluate_refuses_k_with_a_run_file(dataset_dir, reranked_runs, tmp_path, capsys):
+    """--k cuts what a retriever retrieves; a run file is scored whole, so --k there would be recorded but ignored."""
+    out = tmp_path / "k.json"
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(reranked_runs["good"]), "--k", "10", "--json", str(out)]) == 1
+    assert "--kappliesto--retrieveronly" in squash(capsys.readouterr().err)
+    assert not out.exists()
+
+
+def test_evaluate_names_a_folder_given_as_run_file(dataset_dir, tmp_path, capsys):
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(tmp_path)]) == 1
+    err = squash(capsys.readouterr().err)
+    assert "isafolder,notarunfile" in err and "notfound" not in err
 
 
 class _FakeLearned(LearnedRetriever):
@@ -194,7 +248,7 @@ def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm2
     assert main([*args, "--run", str(folder / "bm25.run"), "--out", str(md), "--resamples", "500"]) == 0
     text = md.read_text()
     rows = [line for line in text.splitlines() if line.startswith("| `")]
-    assert [r.split("|")[1].strip() for r in rows][:2] == ["`bm25.run`", "`bm25`"] or [r.split("|")[1].strip() for r in rows][:2] == ["`bm25`", "`bm25.run`"]
+    assert {r.split("|")[1].strip() for r in rows[:2]} == {"`bm25.run (run)`", "`bm25`"}  # the same run twice, told apart
     assert any("`fake-learned`" in r and "3-fold CV" in r for r in rows)
     assert "- `fake-broken`: No module named 'imaginary_extra' (needs imaginary extra)" in text
     assert re.search(r"\| `bm25` \| 0\.\d{4} \[0\.\d{4}, 0\.\d{4}\] \|", text)

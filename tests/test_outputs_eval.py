@@ -188,11 +188,12 @@ def test_failed_figures_run_leaves_no_results_folder_and_the_readme_untouched(tm
 
 @pytest.fixture
 def partial_run(dataset_dir, tmp_path):
-    """A run answering only the first two queries."""
+    """A run answering only the first two queries, its scores falling with its ranks."""
     qrels = (dataset_dir / "beir" / "qrels" / "test.tsv").read_text().splitlines()[1:]
     first = list(dict.fromkeys(line.split("\t")[0] for line in qrels))[:2]
     path = tmp_path / "partial.run"
-    path.write_text("".join(f"{q} Q0 {line.split(chr(9))[1]} 1 1.0 t\n" for q in first for line in qrels if line.startswith(q + "\t")))
+    docs = {q: [line.split("\t")[1] for line in qrels if line.startswith(q + "\t")] for q in first}
+    path.write_text("".join(f"{q} Q0 {d} {r} {1 / r} t\n" for q in first for r, d in enumerate(docs[q], 1)))
     return path
 
 
@@ -200,13 +201,35 @@ def test_compare_and_leaderboard_warn_of_queries_missing_from_a_run(dataset_dir,
     assert main(["compare", str(partial_run), str(partial_run), "--dataset", str(dataset_dir), "--resamples", "100"]) == 0
     err = squash(capsys.readouterr().err)
     assert err.count("noresultsfor480queriesof482in" + squash(str(partial_run))) == 2 and "vf-1-" in err
+    answered = set(line.split()[0] for line in partial_run.read_text().splitlines())
+    unanswered = [q.split("\t")[0] for q in (dataset_dir / "beir" / "qrels" / "test.tsv").read_text().splitlines()[1:] if q.split("\t")[0] not in answered]
+    assert all(f"{q}," in err or f"{q}." in err for q in unanswered) and "..." not in err  # every one named, not the first 3
     table = tmp_path / "lb.md"
     assert main(["leaderboard", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--run", str(partial_run), "--k", "10", "--resamples", "100", "--out", str(table)]) == 0
     assert "noresultsfor480queriesof482in" + squash(str(partial_run)) in squash(capsys.readouterr().err)
-    row = next(line for line in table.read_text().splitlines() if line.startswith(f"| `{partial_run.name}`"))
+    row = next(line for line in table.read_text().splitlines() if line.startswith(f"| `{partial_run.name} (run)`"))
     assert row.endswith("| run file; no results for 480 of 482 queries, scored 0 |")  # the table says it too, not only stderr
     assert main(["leaderboard", "--dataset", str(dataset_dir), "--run", str(partial_run), "--run", str(partial_run), "--retriever", fast_retriever]) == 1
     assert "isgiventwice;giveeachrunfileonce" in squash(capsys.readouterr().err)
+
+
+def test_leaderboard_rows_of_run_files_are_told_apart_and_keep_the_table_whole(dataset_dir, partial_run, fast_retriever, tmp_path, capsys):
+    """Two my.run in two folders, a run file named like a retriever, a `|` and a backtick in a name: each row its own."""
+    paths = [tmp_path / "a" / "my.run", tmp_path / "b" / "my.run", tmp_path / fast_retriever, tmp_path / "odd|na`me.run"]
+    for path in paths:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(partial_run.read_text())
+    paths[1].write_text("".join(f"{q} Q0 {d} {r} 0 t\n" for q, _, d, r, _, _ in map(str.split, partial_run.read_text().splitlines())))
+    table = tmp_path / "lb.md"
+    argv = ["leaderboard", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--k", "10", "--resamples", "100", "--out", str(table)]
+    assert main([*argv, *(arg for path in paths for arg in ("--run", str(path)))]) == 0
+    rows = [line for line in table.read_text().splitlines() if line.startswith("| `")]
+    assert all(row.count(" | ") == 7 for row in rows), rows  # 8 cells: no `|` of a name splits one
+    names = sorted(row[2 : row.index(" | ", 2)] for row in rows)
+    assert names == sorted(["`a/my.run (run)`", "`b/my.run (run)`", f"`{fast_retriever} (run)`", f"`{fast_retriever}`", "``odd\\|na`me.run (run)``"])
+    b_row = next(row for row in rows if row.startswith("| `b/my.run (run)`"))
+    assert b_row.endswith("scores contradict ranks in 2 queries, ranked by score |")  # all its scores tie
+    assert "thescoresof2queriesdonotfollowtheirranks" in squash(capsys.readouterr().err)
 
 
 # -- 5 and 8. run files that are not UTF-8, or empty ---------------------------

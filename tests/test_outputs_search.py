@@ -228,3 +228,21 @@ def test_search_says_why_it_uses_the_fallback(capsys):
     assert main(["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "1", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["retriever"] == "bm25-lemma" and "no trained model" in payload["fallback"]
+
+
+def test_a_fresh_process_without_a_search_model_falls_back_on_the_benchmark(dataset_dir, tmp_path):
+    """In a new interpreter nothing has filled the retriever registry yet; the fallback must still index and cache
+    the benchmark's corpus (it once raised KeyError: 'bm25-lemma' there), from the CLI and from Python."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LATIN_INTERTEXT_HOME": str(tmp_path / "home")}  # no trained model in it
+    script = "import sys; from latin_intertext.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", script, "search", "arma virumque cano", "--dataset", str(dataset_dir), "--k", "1", "--json"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    assert payload["retriever"] == "bm25-lemma" and len(payload["hits"]) == 1 and "has no trained model" in payload["fallback"]
+    python = f"from latin_intertext.serve.searcher import Searcher; print(Searcher.from_dataset({str(dataset_dir)!r}).search('arma virumque cano', k=1)[0].id)"
+    done = subprocess.run([sys.executable, "-c", python], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == payload["hits"][0]["citation"]["id"], done.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from latin_intertext.errors import InputError
-from latin_intertext.evaluate.runs import read_trec_run, write_trec_run
+from latin_intertext.evaluate.runs import read_run_file, read_trec_run, write_trec_run
 
 from conftest import FIXTURES
 
@@ -65,3 +65,58 @@ def test_duplicates_and_nan_and_missing_file(tmp_path):
         read_trec_run(nan)
     with pytest.raises(InputError, match="run file not found"):
         read_trec_run(tmp_path / "absent.run")
+
+
+def test_a_rank_written_as_a_whole_float_is_read_but_not_a_fraction(tmp_path):
+    path = tmp_path / "floats.run"
+    path.write_text("q Q0 a 1.0 2.0 t\nq Q0 b 2.00 1.0 t\n")
+    assert read_trec_run(path) == {"q": {"a": 2.0, "b": 1.0}}
+    path.write_text("q Q0 a 1.5 2.0 t\n")
+    with pytest.raises(InputError, match=r"floats.run:1: rank '1.5' is not an integer"):
+        read_trec_run(path)
+
+
+def test_scores_that_contradict_the_ranks_are_warned_of_per_query_with_their_lines(tmp_path):
+    """Ordered by score as trec_eval orders, but each query whose scores do not follow its ranks is named."""
+    path = tmp_path / "ranks.run"
+    path.write_text(
+        "agree Q0 a 1 3.0 t\nagree Q0 b 2 2.0 t\nagree Q0 c 3 2.0 t\n"  # a tie between ranks contradicts nothing
+        "reversed Q0 a 1 1 t\nreversed Q0 b 2 2 t\nreversed Q0 c 3 3 t\n"  # the rank written as the score
+        "ties Q0 a 1 0 t\nties Q0 b 2 0 t\n"  # every score 0: the order would be the doc ids'
+        "single Q0 a 1 0 t\n"
+        "samerank Q0 a 1 1.0 t\nsamerank Q0 b 1 2.0 t\nsamerank Q0 c 2 0.5 t\n"  # a shared rank orders nothing between its documents
+    )
+    read = read_run_file(path)
+    assert read.run["reversed"] == {"a": 1.0, "b": 2.0, "c": 3.0}  # scores kept: the ranks change nothing
+    assert [(w.query, w.line) for w in read.order_warnings] == [("reversed", 4), ("ties", 7)]
+    reversed_, ties = read.order_warnings
+    assert reversed_.describe(path) == f"{path}:4: query reversed: rank 1 (a, score 1.0) scores below rank 2 (b, score 2.0, line 5)"
+    assert "all 2 documents have score 0.0" in ties.reason and ties.to_json() == {"query": "ties", "line": 7, "reason": ties.reason}
+
+
+def test_a_run_written_here_reads_back_without_warnings(tmp_path):
+    path = write_trec_run({"q": {"a": 1.0, "b": 1.0, "c": 0.5, "d": 2.0}, "r": {"x": 0.0}}, tmp_path / "ok.run")
+    assert read_run_file(path).order_warnings == ()
+
+
+def test_a_utf8_byte_order_mark_is_skipped(tmp_path):
+    path = tmp_path / "bom.run"
+    path.write_bytes(b"\xef\xbb\xbfvf-1-1-1 Q0 vergil-1-1 1 1.0 t\n")
+    assert read_trec_run(path, QIDS, DOCS) == {"vf-1-1-1": {"vergil-1-1": 1.0}}
+
+
+@pytest.mark.parametrize("encoding, bom", [("utf-16", "FF FE"), ("utf-16-be", "FE FF")])
+def test_a_utf16_file_is_named_as_such_with_the_iconv_that_converts_it(tmp_path, encoding, bom):
+    path = tmp_path / "wide.run"
+    path.write_bytes(("\ufeff" if encoding.endswith("be") else "").encode(encoding) + "vf-1-1-1 Q0 vergil-1-1 1 1.0 t\n".encode(encoding))
+    with pytest.raises(InputError) as err:
+        read_trec_run(path, QIDS, DOCS)
+    text = str(err.value)
+    assert f"wide.run:1: starts with a UTF-16 byte-order mark ({bom})" in text and "`iconv -f UTF-16 -t UTF-8 RUN > RUN.utf8`" in text
+    assert "latin1" not in text
+
+
+def test_a_folder_is_named_as_a_folder_not_as_missing(tmp_path):
+    with pytest.raises(InputError, match="is a folder, not a run file") as err:
+        read_trec_run(tmp_path)
+    assert "not found" not in str(err.value)

@@ -51,6 +51,19 @@ def test_corrupted_file_names_file_and_both_hashes(real_copy, monkeypatch):
     assert f"{real_copy / LUCAN_1}: sha256 mismatch: expected {before}, actual {after}" in msg
     assert msg.count("sha256 mismatch") == 1
     assert attempts == []  # a broken mirror is reported, never silently replaced by a download
+    # fetch only verifies a mirror, so the message does not offer it as the fix: restore the mirror, or stop using it
+    assert "is a local mirror" in msg and "which `latin-intertext fetch` only verifies" in msg and "unset LATIN_INTERTEXT_SOURCES" in msg
+
+
+def test_a_damaged_download_cache_is_mended_by_fetch(real_copy, monkeypatch):
+    from latin_intertext.sources import manifest
+
+    monkeypatch.setattr(manifest, "sources_cache_dir", lambda: real_copy)
+    monkeypatch.delenv("LATIN_INTERTEXT_SOURCES", raising=False)
+    tamper(real_copy / LUCAN_1)
+    with pytest.raises(SourceError) as info:
+        resolve_sources(None)
+    assert "Run `latin-intertext fetch` to download them again" in str(info.value) and "is a local mirror" not in str(info.value)
 
 
 def test_missing_and_corrupted_files_are_listed_together(real_copy):

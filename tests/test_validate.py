@@ -61,7 +61,9 @@ def test_deleted_corpus_row(copy, monkeypatch, capsys):
         "figures differ from the v1.0.0 card: authors: card says {'Ovid': 11995, 'Vergil': 9896, 'Statius': 9731, 'Lucan': 8053}, "
         "data gives {'Ovid': 11995, 'Vergil': 9895, 'Statius': 9731, 'Lucan': 8053}",
         "stats.json does not match the statistics computed from the data",
-        "README.md card does not carry the statistics computed from the data",
+        "README.md: the card differs from the one the data and build_report.json give (8 line(s) differ: data gives '| corpus (lines) | 39,674 |'; "
+        "card has '| corpus (lines) | 39,675 |'; data gives '| Vergil | Aeneid | 9,895 |'; card has '| Vergil | Aeneid | 9,896 |'); "
+        "rebuild with `latin-intertext build` instead of editing the card",
         "beir/corpus.jsonl does not match the parquet configs (39675 lines, 39674 expected): 1 not in the parquet configs (first: vergil-1-101)",
     ]
 
@@ -214,3 +216,22 @@ def test_beir_records_added_and_dropped_are_listed(copy, monkeypatch, capsys):
         "beir/corpus.jsonl does not match the parquet configs (39676 lines, 39675 expected): 1 not in the parquet configs (first: (blank line))",
         f"beir/queries.jsonl does not match the parquet configs (482 lines, 482 expected): 1 missing (first: vf-1-1-1); 1 not in the parquet configs (first: {added})",
     ]
+
+
+def test_a_visible_figure_edited_in_the_card_is_caught(copy, monkeypatch, capsys):
+    """The card is checked word for word against the one the data renders, not only its hidden stats comment."""
+    card = copy / "README.md"
+    text = card.read_text(encoding="utf-8")
+    assert "| Ovid | Metamorphoses | 11,995 |" in text
+    card.write_text(text.replace("| Ovid | Metamorphoses | 11,995 |", "| Ovid | Metamorphoses | 99 |"), encoding="utf-8")
+    write_checksums(copy)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert len(problems) == 1 and problems[0].startswith("README.md: the card differs") and "'| Ovid | Metamorphoses | 99 |'" in problems[0]
+    assert "'| Ovid | Metamorphoses | 11,995 |'" in problems[0] and "(2 line(s) differ" in problems[0]  # both sides of the one changed line
+
+
+def test_a_missing_build_report_is_named(copy, monkeypatch, capsys):
+    (copy / "build_report.json").unlink()
+    write_checksums(copy)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert problems == [problems[0]] and problems[0].startswith("build_report.json: unreadable or incomplete")

@@ -40,7 +40,7 @@ def fetch(
     for name in names:
         files = load_manifest(name)
         if mirror is not None:
-            verify(mirror, files)
+            verify(mirror, files, mirror=True)
             err.print(f"[green]verified[/] {len(files)} {name} files in mirror {mirror}")
             continue
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err) as bar:

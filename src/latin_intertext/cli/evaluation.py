@@ -8,32 +8,47 @@ from typing import Iterator, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from latin_intertext.benchmark import Benchmark, Run, load_benchmark
+from latin_intertext.benchmark import Benchmark, load_benchmark
 from latin_intertext.cli import app, console, write_and_say
 from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation
-from latin_intertext.evaluate.report import RunReport, build_report
-from latin_intertext.evaluate.runs import read_trec_run, write_trec_run
+from latin_intertext.evaluate.report import RunReport, build_report, run_notes
+from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, paired_test
 from latin_intertext.outputs import beside, check_outputs, write_json
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
+DEFAULT_K = 1000
 
-def _read_run(path: Path, bench: Benchmark) -> Run:
-    return read_trec_run(path, {q.id for q in bench.queries}, bench.doc_index)
+
+def _read_run(path: Path, bench: Benchmark) -> RunFile:
+    """Read a run file against the benchmark's ids, warning of every query whose scores contradict its ranks."""
+    read = read_run_file(path, {q.id for q in bench.queries}, bench.doc_index)
+    warn_order(read)
+    return read
+
+
+def _warn(message: str) -> None:
+    console.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
+
+
+def warn_order(read: RunFile) -> None:
+    """Warn of the queries whose scores do not follow their ranks: they are ranked by score, which the user may not mean."""
+    if warnings := read.order_warnings:
+        ids = ", ".join(w.query for w in warnings)
+        _warn(f"in {read.path}, the scores of {len(warnings)} queries do not follow their ranks ({ids}); e.g. {warnings[0].describe(read.path)}. {ORDER_HINT} The --json report of evaluate or compare gives each query's reason.")
 
 
 def warn_missing(evaluation: Evaluation, source: str) -> None:
-    """Warn that the run from ``source`` lacks some queries: they score 0, which must not pass unnoticed."""
-    missing = evaluation.missing
-    if missing:
-        few = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
-        console.print(f"[yellow]warning:[/] no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source} ({few}); they score 0.", highlight=False)
+    """Warn that the run from ``source`` lacks some queries, naming every one: they score 0, which must not pass unnoticed."""
+    if missing := evaluation.missing:
+        _warn(f"no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source}; they score 0: {', '.join(missing)}.")
 
 
 @contextmanager
@@ -79,7 +94,7 @@ def evaluate(
     dataset: DatasetOpt = None,
     run: Optional[Path] = typer.Option(None, "--run", help="A TREC run file (qid Q0 docid rank score tag) to score."),
     retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever to run: {RETRIEVERS_HELP}."),
-    k: int = typer.Option(1000, "--k", min=1, help="Documents retrieved per query."),
+    k: Optional[int] = typer.Option(None, "--k", min=1, help=f"Documents retrieved per query (default {DEFAULT_K}; --retriever only: a run file is scored as it is)."),
     cv: Optional[int] = typer.Option(None, "--cv", min=2, help="Cross-validate over N grouped folds (required for learned retrievers)."),
     save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write metrics, CIs and breakdowns here as JSON."),
@@ -92,18 +107,23 @@ def evaluate(
         raise LatinIntertextError("--cv applies to --retriever only; a run file is scored as it is.")
     if run is not None and save_run:
         raise LatinIntertextError(f"--save-run applies to --retriever only; the run is already saved, as {run}.")
+    if run is not None and k is not None:
+        raise LatinIntertextError(f"--k applies to --retriever only; a run file is scored with every document it lists (cut {run} to fewer per query to score fewer).")
     dataset = dataset_folder(dataset)
     check_outputs(save_run, json_path, inputs=[run, dataset])
     bench = load_benchmark(dataset)
-    config: dict = {"dataset": str(bench.path), "k": k}
+    config: dict = {"dataset": str(bench.path)}
+    order_warnings: tuple[OrderWarning, ...] = ()
     if run is not None:
-        name, scored, source = run.name, _read_run(run, bench), str(run)
+        read = _read_run(run, bench)
+        name, scored, source, order_warnings = run.name, read.run, str(run), read.order_warnings
         config["run_file"] = str(run)
     else:
+        k = DEFAULT_K if k is None else k
         result = _retrieve(retriever, bench, k, cv)
         name, scored, source = result.name, result.run, f"the run of {result.name}"
-        config.update({"cv_folds": cv, "seconds": round(result.seconds, 3), "folds": [f.describe() for f in result.folds]})
-    report = build_report(scored, bench, name, config, resamples)
+        config.update({"k": k, "cv_folds": cv, "seconds": round(result.seconds, 3), "folds": [f.describe() for f in result.folds]})
+    report = build_report(scored, bench, name, config, resamples, order_warnings=order_warnings)
     warn_missing(report.evaluation, source)
     print_report(report)
     write_and_say((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
@@ -123,7 +143,8 @@ def compare(
     dataset = dataset_folder(dataset)
     check_outputs(json_path, inputs=[run_a, run_b, dataset])
     bench = load_benchmark(dataset)
-    a, b = (evaluate_run(_read_run(p, bench), bench.qrels) for p in (run_a, run_b))
+    read_a, read_b = (_read_run(p, bench) for p in (run_a, run_b))
+    a, b = (evaluate_run(read.run, bench.qrels) for read in (read_a, read_b))
     for path, evaluation in ((run_a, a), (run_b, b)):
         warn_missing(evaluation, str(path))
     tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED) for m in HEADLINE]
@@ -134,6 +155,7 @@ def compare(
         table.add_row(METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]", f"{t.p_randomization:.4f}", f"{t.p_bootstrap:.4f}")
     out.print(table)
     data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
+            "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},
             "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap} for t in tests}}
     write_and_say((json_path, lambda tmp: write_json(data, tmp)))
 
@@ -145,11 +167,11 @@ def leaderboard(
     retriever: list[str] = typer.Option([], "--retriever", help=f"Only these retrievers (repeatable; default: every registered one): {RETRIEVERS_HELP}."),
     out_path: Optional[Path] = typer.Option(None, "--out", help="Write the markdown table here (and a bar chart beside it as .png)."),
     cv: int = typer.Option(5, "--cv", min=2, help="Folds for learned retrievers."),
-    k: int = typer.Option(1000, "--k", min=1, help="Documents retrieved per query."),
+    k: int = typer.Option(DEFAULT_K, "--k", min=1, help="Documents retrieved per query by each retriever (run files are scored as they are)."),
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
 ) -> None:
     """Evaluate every registered retriever (learned ones out of fold) and any run files on one table."""
-    from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, to_markdown
+    from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, run_labels, to_markdown
     from latin_intertext.retrieve import load_all, resolve_name
     from latin_intertext.retrieve.base import check_needs
 
@@ -177,7 +199,7 @@ def leaderboard(
         except (ImportError, LatinIntertextError) as exc:
             cannot_run(spec, exc)
     bench = load_benchmark(dataset)
-    runs = [(p, _read_run(p, bench)) for p in run]  # fail on a bad run file before any long work
+    runs = [(p, label, _read_run(p, bench)) for p, label in zip(run, run_labels(run))]  # fail on a bad run file before any long work
     entries: list[Entry] = []
     for spec in ready:
         try:
@@ -188,8 +210,8 @@ def leaderboard(
         note = f"{cv}-fold CV" if spec.learned else ""
         entries.append(Entry(spec.name, build_report(result.run, bench, spec.name, {"k": k}, resamples), result.seconds, note))
         console.print(f"{spec.name}: nDCG@10 {entries[-1].report.metrics['ndcg_at_10']:.4f} in {result.seconds:.1f}s", highlight=False)
-    for path, scored in runs:
-        entries.append(Entry(path.name, build_report(scored, bench, path.name, {"run_file": str(path)}, resamples), None, "run file"))
+    for path, label, read in runs:
+        entries.append(Entry(label, build_report(read.run, bench, label, {"run_file": str(path)}, resamples, order_warnings=read.order_warnings), None, "run file"))
         warn_missing(entries[-1].report.evaluation, str(path))
     if not entries:
         raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")

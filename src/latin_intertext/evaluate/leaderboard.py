@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +25,30 @@ class Skipped:
     reason: str
 
 
+RUN_MARK = " (run)"  # ends the name of a run file's row, which no retriever's name ends with
+
 COLUMNS = (("map", "MAP"), ("recall_at_10", "Recall@10"), ("recall_at_100", "Recall@100"), ("recall_at_1000", "Recall@1000"))
+
+
+def run_labels(paths: list[Path]) -> list[str]:
+    """Row names for run files: the shortest ending of each path that no other given path shares, marked
+    :data:`RUN_MARK`, so that two ``my.run`` in two folders, or a run file named like a retriever, stay apart."""
+    parts = [Path(os.path.abspath(p)).parts for p in paths]
+    labels = []
+    for i, mine in enumerate(parts):
+        others = [theirs for j, theirs in enumerate(parts) if j != i]
+        n = next((n for n in range(1, len(mine)) if all(theirs[-n:] != mine[-n:] for theirs in others)), len(mine))
+        labels.append(Path(*mine[-n:]).as_posix() + RUN_MARK)
+    return labels
+
+
+def code_cell(text: str) -> str:
+    """``text`` as inline code that keeps a markdown table whole: ``|`` escaped (GFM reads ``\\|`` as ``|``, in code
+    too), a line break made a space, and a fence longer than any run of backticks in it."""
+    text = " ".join(text.splitlines()).replace("|", "\\|")
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def ranked_entries(entries: list[Entry]) -> list[Entry]:
@@ -37,17 +62,19 @@ def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = 
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 2) + ["---"]) + "|"]
     for e in ranked_entries(entries):
         m, ci = e.report.metrics, e.report.ci95["ndcg_at_10"]
-        cells = [f"`{e.name}`", f"{m['ndcg_at_10']:.4f} [{ci.low:.4f}, {ci.high:.4f}]"]
+        cells = [code_cell(e.name), f"{m['ndcg_at_10']:.4f} [{ci.low:.4f}, {ci.high:.4f}]"]
         cells += [f"{m[key]:.4f}" for key, _ in COLUMNS]
-        missing = e.report.evaluation.missing
-        note = "; ".join(filter(None, [e.note, missing and f"no results for {len(missing)} of {len(e.report.evaluation.query_ids)} queries, scored 0"]))
+        missing, disordered = e.report.evaluation.missing, e.report.order_warnings
+        note = "; ".join(
+            filter(None, [e.note, missing and f"no results for {len(missing)} of {len(e.report.evaluation.query_ids)} queries, scored 0", disordered and f"scores contradict ranks in {len(disordered)} queries, ranked by score"])
+        )
         cells += ["-" if e.seconds is None else f"{e.seconds:.1f}", note]
         lines.append("| " + " | ".join(cells) + " |")
     if entries:
         n = len(entries[0].report.evaluation.query_ids)
         lines += ["", f"{n} queries; 95% CIs: percentile bootstrap over queries ({entries[0].report.config.get('bootstrap_resamples')} resamples)."]
     if skipped:
-        lines += ["", "Skipped:", ""] + [f"- `{s.name}`: {s.reason}" for s in skipped]
+        lines += ["", "Skipped:", ""] + [f"- {code_cell(s.name)}: {s.reason}" for s in skipped]
     return "\n".join(lines) + "\n"
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.breakdown import per_author, per_span_length
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation, evaluate_run
+from latin_intertext.evaluate.runs import OrderWarning
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, Interval, bootstrap_ci
 
 
@@ -18,6 +19,7 @@ class RunReport:
     per_author: dict[str, Evaluation]
     per_span_length: dict[str, Evaluation]
     config: dict = field(default_factory=dict)
+    order_warnings: tuple[OrderWarning, ...] = ()  # queries of a run file whose scores contradict its ranks
 
     @property
     def metrics(self) -> dict[str, float]:
@@ -33,7 +35,7 @@ class RunReport:
             "per_author": group(self.per_author),
             "per_span_length": group(self.per_span_length),
             "n_queries": len(self.evaluation.query_ids),
-            "n_queries_missing_from_run": self.evaluation.n_missing,
+            **run_notes(self.evaluation, self.order_warnings),
             "retriever": self.retriever,
             "config": self.config,
         }
@@ -42,7 +44,18 @@ class RunReport:
         return out
 
 
-def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None = None, resamples: int = RESAMPLES, seed: int = SEED, ci_metrics: tuple[str, ...] = HEADLINE) -> RunReport:
+def run_notes(evaluation: Evaluation, order_warnings: tuple[OrderWarning, ...] = ()) -> dict:
+    """What a report must say of a run beside its metrics, each counted and listed: the queries it leaves out
+    (scored 0) and those whose scores contradict their ranks (ranked by score)."""
+    return {
+        "n_queries_missing_from_run": evaluation.n_missing,
+        "queries_missing_from_run": list(evaluation.missing),
+        "n_queries_score_order_differs_from_rank": len(order_warnings),
+        "queries_score_order_differs_from_rank": [w.to_json() for w in order_warnings],
+    }
+
+
+def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None = None, resamples: int = RESAMPLES, seed: int = SEED, ci_metrics: tuple[str, ...] = HEADLINE, order_warnings: tuple[OrderWarning, ...] = ()) -> RunReport:
     """Evaluate ``run`` on ``bench`` with 95% bootstrap intervals for ``ci_metrics``."""
     evaluation = evaluate_run(run, bench.qrels, METRICS)
     intervals = bootstrap_ci(evaluation.matrix(ci_metrics), resamples, seed)
@@ -53,4 +66,5 @@ def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None
         per_author(run, bench.qrels, METRICS),
         per_span_length(evaluation, bench.queries),
         {"bootstrap_resamples": resamples, "bootstrap_seed": seed, **(config or {})},
+        order_warnings,
     )

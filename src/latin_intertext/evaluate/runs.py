@@ -3,12 +3,20 @@
 A run read for evaluation must name only the benchmark's queries and corpus lines: an unknown id
 means the run was made for another dataset or version, and dropping it silently would change the
 score, so every unknown id is counted and listed in the error instead.
+
+Documents are ranked by score alone, as trec_eval and MTEB (pytrec_eval) rank them; the rank column is
+read only to warn where it disagrees with the scores (:class:`OrderWarning`), since a run whose scores
+do not follow its ranks (all equal, or the rank written into the score) would otherwise score wrongly
+without a word.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 from pathlib import Path
 from typing import Collection
 
@@ -17,17 +25,68 @@ from latin_intertext.errors import InputError, not_utf8
 from latin_intertext.evaluate.metrics import ranked
 
 FORMAT_HINT = "Each line must be `qid Q0 docid rank score tag` (6 whitespace-separated fields, integer rank, numeric score)."
+ORDER_HINT = "Documents are ranked by score alone, as trec_eval does; the rank column is not used. Write scores that fall as the rank rises."
+# Byte-order marks of encodings that are not UTF-8, longest first (UTF-32-LE's starts with UTF-16-LE's).
+_OTHER_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
 
 
-def _parse_line(text: str) -> tuple[str, str, float] | str:
-    """(qid, docid, score) from one line, or the reason it is malformed."""
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One result line, kept with its rank and line number so that the ranks can be checked against the scores."""
+
+    qid: str
+    docid: str
+    rank: int
+    score: float
+    lineno: int
+
+
+@dataclass(frozen=True)
+class OrderWarning:
+    """A query whose scores do not order its documents as its ranks do: it is scored in score order, which the
+    user may not have meant, so it is reported rather than passed over."""
+
+    query: str
+    line: int
+    reason: str
+
+    def describe(self, path: Path | str) -> str:
+        return f"{path}:{self.line}: query {self.query}: {self.reason}"
+
+    def to_json(self) -> dict:
+        return {"query": self.query, "line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class RunFile:
+    """A run read from ``path``, with the queries whose score order differs from their rank order."""
+
+    path: Path
+    run: Run
+    order_warnings: tuple[OrderWarning, ...] = ()
+
+
+def _parse_rank(rank: str) -> int | None:
+    """The rank as an integer; ``1.0`` is accepted (some tools write ranks as floats), ``1.5`` is not."""
+    try:
+        return int(rank)
+    except ValueError:
+        pass
+    try:
+        value = float(rank)
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() else None
+
+
+def _parse_line(text: str, lineno: int) -> Line | str:
+    """The result on one line, or the reason it is malformed."""
     fields = text.split()
     if len(fields) != 6:
         return f"expected 6 fields `qid Q0 docid rank score tag`, found {len(fields)}"
     qid, _q0, docid, rank, score, _tag = fields
-    try:
-        int(rank)
-    except ValueError:
+    rank_value = _parse_rank(rank)
+    if rank_value is None:
         return f"rank {rank!r} is not an integer"
     try:
         value = float(score)
@@ -35,18 +94,46 @@ def _parse_line(text: str) -> tuple[str, str, float] | str:
         return f"score {score!r} is not a number"
     if math.isnan(value):
         return "score is NaN"
-    return qid, docid, value
+    return Line(qid, docid, rank_value, value, lineno)
 
 
-def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, doc_ids: Collection[str] | None = None) -> Run:
-    """Read a run; raise :class:`InputError` listing every malformed line, duplicate and unknown id.
+def order_warning(qid: str, lines: list[Line]) -> OrderWarning | None:
+    """Why the scores of one query's ``lines`` do not give its rank order, or None when they do: a better rank
+    scored strictly below a worse one, or one score shared by every document (then trec_eval orders by doc id)."""
+    if len(lines) > 1 and len({line.score for line in lines}) == 1:
+        return OrderWarning(qid, lines[0].lineno, f"all {len(lines)} documents have score {lines[0].score!r}, so they are ordered by doc id, not by rank")
+    by_rank = sorted(lines, key=attrgetter("rank"))
+    if all(better.score >= worse.score for better, worse in zip(by_rank, by_rank[1:])):
+        return None  # the usual case, checked at once; ties of rank need the pass below
+    lowest: Line | None = None  # the lowest-scored line among strictly better ranks
+    for _rank, group in groupby(by_rank, key=attrgetter("rank")):
+        same = list(group)
+        top = max(same, key=attrgetter("score"))
+        if lowest is not None and top.score > lowest.score:
+            return OrderWarning(
+                qid,
+                lowest.lineno,
+                f"rank {lowest.rank} ({lowest.docid}, score {lowest.score!r}) scores below rank {top.rank} "
+                f"({top.docid}, score {top.score!r}, line {top.lineno})",
+            )
+        bottom = min(same, key=attrgetter("score"))
+        lowest = bottom if lowest is None or bottom.score < lowest.score else lowest
+    return None
+
+
+def read_run_file(path: Path | str, query_ids: Collection[str] | None = None, doc_ids: Collection[str] | None = None) -> RunFile:
+    """Read a run; raise :class:`InputError` listing every malformed line, duplicate and unknown id, and return it
+    with a warning for every query whose scores contradict its ranks.
 
     ``query_ids``/``doc_ids``, when given, are the ids the run may use (the benchmark's).
     """
     path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, not a run file", hint="Pass the path of one TREC run file inside it (e.g. one written by `evaluate --save-run`).")
     if not path.is_file():
         raise InputError(f"{path}: run file not found", hint="Pass the path of a TREC run file written by `evaluate --save-run`.")
     run: Run = {}
+    by_query: dict[str, list[Line]] = {}
     malformed: list[str] = []
     duplicates: list[str] = []
     unknown_q: Counter = Counter()
@@ -57,23 +144,23 @@ def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, do
             text = _decode(raw, path, lineno)
             if not text.strip():
                 continue
-            parsed = _parse_line(text)
+            parsed = _parse_line(text, lineno)
             if isinstance(parsed, str):
                 malformed.append(f"{path}:{lineno}: {parsed}: {text.rstrip()[:120]!r}")
                 continue
-            qid, docid, score = parsed
-            if query_ids is not None and qid not in query_ids:
-                unknown_q[qid] += 1
-                first_seen.setdefault("q:" + qid, lineno)
+            if query_ids is not None and parsed.qid not in query_ids:
+                unknown_q[parsed.qid] += 1
+                first_seen.setdefault("q:" + parsed.qid, lineno)
                 continue
-            if doc_ids is not None and docid not in doc_ids:
-                unknown_d[docid] += 1
-                first_seen.setdefault("d:" + docid, lineno)
+            if doc_ids is not None and parsed.docid not in doc_ids:
+                unknown_d[parsed.docid] += 1
+                first_seen.setdefault("d:" + parsed.docid, lineno)
                 continue
-            docs = run.setdefault(qid, {})
-            if docid in docs:
-                duplicates.append(f"{path}:{lineno}: document {docid} listed twice for query {qid}")
-            docs[docid] = score
+            docs = run.setdefault(parsed.qid, {})
+            if parsed.docid in docs:
+                duplicates.append(f"{path}:{lineno}: document {parsed.docid} listed twice for query {parsed.qid}")
+            docs[parsed.docid] = parsed.score
+            by_query.setdefault(parsed.qid, []).append(parsed)
     if malformed:
         raise InputError(f"{path}: {len(malformed)} malformed line(s)", malformed, FORMAT_HINT)
     problems = [f"{path}:{first_seen['q:' + q]}: unknown query id {q!r} ({n} line(s))" for q, n in unknown_q.items()]
@@ -89,14 +176,26 @@ def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, do
         raise InputError(summary, problems, " ".join(hints))
     if not run:
         raise InputError(f"{path}: the run file holds no results", hint=f"{FORMAT_HINT} Was the run written in full?")
-    return run
+    warnings = (order_warning(qid, lines) for qid, lines in by_query.items())
+    return RunFile(path, run, tuple(sorted(filter(None, warnings), key=lambda w: w.line)))
+
+
+def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, doc_ids: Collection[str] | None = None) -> Run:
+    """The run alone, for callers that score it without reporting; the commands use :func:`read_run_file`."""
+    return read_run_file(path, query_ids, doc_ids).run
 
 
 def _decode(raw: bytes, path: Path, lineno: int) -> str:
+    """One line as text; a UTF-8 byte-order mark on line 1 is dropped, a UTF-16/32 one named with the fix."""
+    if lineno == 1:
+        for bom, encoding in _OTHER_BOMS:
+            if raw.startswith(bom):
+                raise InputError(f"{path}:1: starts with a {encoding} byte-order mark ({bom.hex(' ').upper()}): the file is {encoding}, not UTF-8", hint=f"Convert it to UTF-8: `iconv -f {encoding} -t UTF-8 RUN > RUN.utf8`.")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise not_utf8(str(path), raw, exc, "Save the run file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 RUN > RUN.utf8`).", lineno) from None
+    return text.removeprefix("\ufeff") if lineno == 1 else text
 
 
 def write_trec_run(run: Run, path: Path | str, tag: str = "latin-intertext") -> Path:

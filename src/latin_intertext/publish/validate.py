@@ -5,12 +5,14 @@ Every problem is collected (not just the first), so one run tells the whole stor
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import Counter
 from pathlib import Path
 
 from latin_intertext.benchmark import Benchmark, benchmark_from_rows, checksum_problems, read_rows, reference_problems, schema_problems
 from latin_intertext.errors import ValidationError
+from latin_intertext.publish.card import render_card
 from latin_intertext.publish.stats import compare_with_reference, compute_stats
 from latin_intertext.publish.writer import beir_lines
 
@@ -73,7 +75,22 @@ def validate_dataset(root: Path | str) -> list[str]:
     problems += [f"figures differ from the v1.0.0 card: {p}" for p in compare_with_reference(stats)]
     if bench.card != stats:
         problems.append("stats.json does not match the statistics computed from the data")
-    card = (root / "README.md").read_text(encoding="utf-8") if (root / "README.md").is_file() else ""
-    if f"<!-- stats: {json.dumps(stats, sort_keys=True)} -->" not in card:
-        problems.append("README.md card does not carry the statistics computed from the data")
-    return problems + _beir_problems(root, bench) + checksum_problems(root)
+    return problems + _card_problems(root, stats) + _beir_problems(root, bench) + checksum_problems(root)
+
+
+def _card_problems(root: Path, stats: dict) -> list[str]:
+    """Where README.md is not, word for word, the card that the data and build_report.json render: every visible
+    figure, the YAML header and the license included, not only the statistics the card carries in a comment."""
+    card, report = root / "README.md", root / "build_report.json"
+    if not card.is_file():
+        return ["README.md: missing (the dataset card); rebuild the folder with `latin-intertext build`"]
+    try:
+        expected = render_card(stats, json.loads(report.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return [f"build_report.json: unreadable or incomplete ({type(exc).__name__}: {exc}), so the card cannot be checked; rebuild the folder with `latin-intertext build`"]
+    actual = card.read_text(encoding="utf-8", errors="replace")
+    if actual == expected:
+        return []
+    changed = [line for line in difflib.unified_diff(expected.splitlines(), actual.splitlines(), n=0, lineterm="") if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    shown = "; ".join(f"{'card has' if line[0] == '+' else 'data gives'} {line[1:].strip()[:100]!r}" for line in changed[:4])
+    return [f"README.md: the card differs from the one the data and build_report.json give ({len(changed)} line(s) differ: {shown}); rebuild with `latin-intertext build` instead of editing the card"]

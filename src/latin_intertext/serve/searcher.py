@@ -161,7 +161,7 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
 
 def _cacheable(name: str) -> bool:
     """Whether the indexed retriever is plain data worth pickling (the registry's ``cache_index``); others are indexed each time."""
-    return name == SPARSE_RETRIEVER or REGISTRY[name].cache_index
+    return name == SPARSE_RETRIEVER or REGISTRY[resolve_name(name)].cache_index  # resolve_name loads the registry first
 
 
 def _new_retriever(name: str) -> Retriever:

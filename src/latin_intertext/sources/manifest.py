@@ -70,8 +70,11 @@ def mirror_from_env(sources: Path | str | None = None) -> Path | None:
     return root
 
 
-def verify(root: Path, files: Iterable[SourceFile]) -> None:
-    """Raise :class:`SourceError` naming every missing or altered file; read nothing unverified."""
+def verify(root: Path, files: Iterable[SourceFile], *, mirror: bool = False) -> None:
+    """Raise :class:`SourceError` naming every missing or altered file; read nothing unverified.
+
+    ``mirror``: ``root`` is the user's local mirror, which nothing downloads into, so the fix is to mend it or
+    stop using it; the download cache is mended by ``fetch``."""
     problems = []
     for entry in files:
         path = root / entry.local_path
@@ -82,11 +85,15 @@ def verify(root: Path, files: Iterable[SourceFile]) -> None:
         if actual != entry.sha256:
             problems.append(f"{path}: sha256 mismatch: expected {entry.sha256}, actual {actual}")
     if problems:
-        raise SourceError(
-            "Source files failed verification:\n  "
-            + "\n  ".join(problems)
-            + "\nRestore them from the pinned upstream commit (`latin-intertext fetch`) or point --sources at an intact mirror."
-        )
+        if mirror:
+            fix = (
+                f"\n{root} is a local mirror (--sources or ${SOURCES_ENV}), which `latin-intertext fetch` only verifies. Restore these files in it "
+                f"from the pinned upstream commits (MANIFEST.tsv gives repository, commit and path), point --sources at an intact mirror, "
+                f"or drop --sources and unset {SOURCES_ENV} to download them into the cache with `latin-intertext fetch`."
+            )
+        else:
+            fix = "\nRun `latin-intertext fetch` to download them again from the pinned upstream commits (altered files are replaced), or point --sources at an intact mirror."
+        raise SourceError("Source files failed verification:\n  " + "\n  ".join(problems) + fix)
 
 
 def fetch(files: list[SourceFile], dest: Path, on_file: Callable[[SourceFile], None] | None = None) -> Path:
@@ -126,5 +133,5 @@ def resolve_sources(sources: Path | str | None = None, collection: str = "naacl2
     root = mirror if mirror is not None else sources_cache_dir()
     if mirror is None and not all((root / f.local_path).is_file() for f in files):
         fetch(files, root)
-    verify(root, files)
+    verify(root, files, mirror=mirror is not None)
     return root

@@ -191,7 +191,7 @@ def source_files(sources: Path | str | None = None, limit_files: int | None = No
         root = resolve_sources(None, collection=COLLECTION)
     else:
         root = mirror
-        verify(root, files)
+        verify(root, files, mirror=True)
     return root, files
 
 
