@@ -347,6 +347,9 @@ def test_sparse_index_reads_a_line_opening_as_a_name_where_the_corpus_capitalise
     scored = lambda text: {h.id for h in s.search(text, k=10) if h.score > 0}  # noqa: E731 (a line scoring 0 may still show a possible lemma)
     assert scored("Aeneas ignarus abest") == {f"poeta.carmen-1-{n}" for n in (1, 2, 3, 4)}
     assert scored("Inde") == {f"poeta.carmen-1-{n}" for n in (6, 7, 8, 9)}
+    # the matched words are read as the index read them: Aeneas opening both the passage and the line is the name
+    opening = next(h for h in s.search("Aeneas ignarus abest", k=10) if h.id == "poeta.carmen-1-1")
+    assert [(m.lemma, m.kind) for m in opening.matches] == [("aeneas", "form")]
 
 
 def test_tesserae_la_index_keeps_the_names_it_read(small_index):

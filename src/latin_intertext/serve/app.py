@@ -204,8 +204,9 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         from latin_intertext import latin
         from latin_intertext.serve.explain import match_words
 
-        q_tokens = latin.tokenize(q[:MAX_QUERY_CHARS]) if q else []
-        rows = [{"line": c, "segments": line_segments(c.text, match_words(q_tokens, latin.tokenize(c.text), candidates=False)) if q_tokens else [(c.text, None)]} for c in lines]
+        names = searcher.retriever.names
+        q_tokens = latin.tokenize(q[:MAX_QUERY_CHARS], names) if q else []
+        rows = [{"line": c, "segments": line_segments(c.text, match_words(q_tokens, latin.tokenize(c.text, names), candidates=False)) if q_tokens else [(c.text, None)]} for c in lines]
         return page(request, "context.html", doc_id=doc_id, rows=rows, q=q)
 
     @app.get("/benchmark", response_class=HTMLResponse, include_in_schema=False)

@@ -49,7 +49,6 @@ class SparseLemmaBM25(Retriever):
         self.b = b
         self._vocab: dict[str, int] = {}
         self._weights: sp.csc_matrix | None = None
-        self.names: frozenset[str] = frozenset()
 
     def _index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> None:
         rows, cols = array("i"), array("i")

@@ -173,15 +173,15 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "._" else "_" for c in name)
 
 
-def validate_query(text: str, k: int = 10) -> list[latin.Token]:
-    """The query's tokens, or a :class:`QueryError` saying what is wrong with it."""
+def validate_query(text: str, k: int = 10, names: frozenset[str] = frozenset()) -> list[latin.Token]:
+    """The query's tokens (``names`` read as names wherever they stand), or a :class:`QueryError` saying what is wrong with it."""
     if text is None or not text.strip():
         raise QueryError("The passage is empty: paste at least one Latin word.")
     if len(text) > MAX_QUERY_CHARS:
         raise QueryTooLong(f"The passage has {len(text):,} characters; the limit is {MAX_QUERY_CHARS:,} (about 60 verse lines). Search a shorter passage.")
     if not 1 <= k <= MAX_K:
         raise QueryError(f"k must be between 1 and {MAX_K}, not {k}.")
-    tokens = latin.tokenize(text)
+    tokens = latin.tokenize(text, names)
     if not tokens:
         raise QueryError("The passage has no Latin words (only digits, punctuation or symbols). Paste Latin text.")
     if not any(latin.in_latin_alphabet(t.form) for t in tokens):
@@ -320,7 +320,8 @@ class Searcher:
 
     def search(self, text: str, k: int = 10, authors: Sequence[str] | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
         """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours."""
-        tokens = validate_query(text, k)
+        names = self.retriever.names
+        tokens = validate_query(text, k, names)
         mask = self.corpus.author_mask(authors)
         hits: list[Hit] = []
         for doc_id, score in self.scores(text, k + LOOK_PAST_K, mask).items():
@@ -328,7 +329,7 @@ class Searcher:
                 break
             i = self.corpus.index_of(doc_id)
             line = self.corpus.lines[i]
-            matches = match_words(tokens, latin.tokenize(line.text))
+            matches = match_words(tokens, latin.tokenize(line.text, names))
             if score <= 0 and not matches:
                 continue  # nothing shared and no positive evidence: not a hit
             ctx = self.context_lines(i, context, context) if context else []
