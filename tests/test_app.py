@@ -159,7 +159,33 @@ def test_an_upload_is_held_and_searched_again_by_its_id(benchmark, monkeypatch):
         client.post("/api/upload", files={"files": (f"poet{n}.tess", b"<poet. 1.1>\tarma virumque cano")}, data={"q": "arma"})
     gone = client.get(f"/api/upload/{first['upload_id']}/search", params={"q": "arma"})
     assert gone.status_code == 404 and "Upload the file(s) again" in gone.json()["detail"]
-    assert client.get(f"/upload/{first['upload_id']}", params={"q": "arma"}).status_code == 404
+    page = client.get(f"/upload/{first['upload_id']}", params={"q": "arma virumque", "author": "poet1", "k": 5})
+    assert page.status_code == 404 and "Upload the file(s) again" in page.text  # the search page, its form filled in:
+    assert ">arma virumque</textarea>" in page.text and 'value="poet1"' in page.text and 'type="file"' in page.text
+
+
+def test_bad_parameters_of_an_upload_page_keep_the_form(client):
+    content = (USER_TEXTS / "lucretius.sample.tess").read_bytes()
+    upload_id = client.post("/api/upload", files={"files": ("lucretius.sample.tess", content)}, data={"q": "arma"}).json()["upload_id"]
+    page = client.get(f"/upload/{upload_id}", params={"q": "alma Venus", "k": "abc"})
+    assert page.status_code == 422 and ">alma Venus</textarea>" in page.text and f'action="/upload/{upload_id}"' in page.text
+    page = client.post("/upload", files={"files": ("lucretius.sample.tess", content)}, data={"q": "alma Venus", "k": "abc", "author": "lucretius"})
+    assert page.status_code == 422 and ">alma Venus</textarea>" in page.text and 'value="lucretius"' in page.text and "k: " in page.text
+
+
+def test_authors_are_read_alike_everywhere_repeated_comma_separated_or_one_string(client):
+    """The same authors asked for in each way an endpoint may be sent them give the same hits."""
+    want = [h["citation"]["id"] for h in client.get("/api/search", params={"q": PASSAGE, "k": 8, "author": ["vergil", "lucan"]}).json()["hits"]]
+    assert {i.split("-")[0] for i in want} <= {"vergil", "lucan"}
+    assert [h["citation"]["id"] for h in client.get("/api/search", params={"q": PASSAGE, "k": 8, "author": "vergil, lucan"}).json()["hits"]] == want
+    for body in ({"q": PASSAGE, "k": 8, "author": "vergil,lucan"}, {"text": PASSAGE, "k": 8, "authors": ["vergil", "lucan"]}):
+        r = client.post("/api/search", json=body)
+        assert r.status_code == 200 and [h["citation"]["id"] for h in r.json()["hits"]] == want, body
+    files = {"files": ("lucretius.sample.tess", (USER_TEXTS / "lucretius.sample.tess").read_bytes())}
+    posted = client.post("/api/upload", files=files, data={"q": "arma Venus", "with_benchmark": "true", "author": "vergil,lucretius", "k": "6"}).json()
+    again = client.get(f"/api/upload/{posted['upload_id']}/search", params={"q": "arma Venus", "author": "vergil,lucretius", "k": 6}).json()
+    assert [h["citation"]["id"] for h in again["hits"]] == [h["citation"]["id"] for h in posted["hits"]]
+    assert {h["citation"]["author_key"] for h in posted["hits"]} <= {"vergil", "lucretius"} and len(posted["hits"]) == 6
 
 
 def test_a_search_that_fills_k_links_to_twice_as_many(client):

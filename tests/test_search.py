@@ -352,6 +352,29 @@ def test_sparse_index_reads_a_line_opening_as_a_name_where_the_corpus_capitalise
     assert [(m.lemma, m.kind) for m in opening.matches] == [("aeneas", "form")]
 
 
+def test_accents_typed_as_combining_marks_are_read_as_the_same_passage(searcher):
+    """*Ārma virúmque* typed with combining marks (NFD) is not cut into *A*, *rma*, *viru*, *mque*: it gives the hits
+    of the passage typed with precomposed accents, offsets into the passage as the payload shows it."""
+    import unicodedata
+
+    typed = "Ārma virúmque cano, Trōiae"
+    decomposed = unicodedata.normalize("NFD", typed)
+    assert len(decomposed) > len(typed)
+    hits = searcher.search(decomposed, k=5)
+    assert [(h.id, h.matches) for h in hits] == [(h.id, h.matches) for h in searcher.search(typed, k=5)]
+    shown = searcher.payload(decomposed, hits)["query"]
+    assert shown == typed and {w.form for m in hits[0].matches for w in m.query} >= {"Ārma", "virúmque"}
+    assert all(shown[w.start : w.end] == w.form for h in hits for m in h.matches for w in m.query)
+
+
+def test_a_benchmark_search_reads_a_name_opening_the_passage_and_the_line_as_the_name(searcher):
+    """Aen. 10.85 *Aeneas ignarus abest*: Aeneas opens both, and the epics write it with a capital inside their
+    sentences, so the match is shown as *aeneas*, not *aeneus* ("of bronze"); scoring is unchanged."""
+    assert "aeneas" in searcher.retriever.names and "inde" not in searcher.retriever.names
+    hit = next(h for h in searcher.search("Aeneas ignarus abest", k=5) if h.id == "vergil-10-85")
+    assert ("aeneas", "form") in [(m.lemma, m.kind) for m in hit.matches]
+
+
 def test_tesserae_la_index_keeps_the_names_it_read(small_index):
     """Over real texts (Silius, Lucretius, Catullus, Cicero): the names the texts capitalise are kept with the index,
     and a passage opening with one (*Veneris*, which read as a common word is *uenio*) finds it inside lines; words

@@ -105,6 +105,12 @@ def strip_diacritics(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_LIGATURES)
 
 
+def composed(text: str) -> str:
+    """``text`` with accents typed as combining marks joined to their letters (Unicode NFC), so that *ú* typed as
+    u and a combining acute stays inside its word; a passage is read and shown in this form."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 def fold(text: str) -> str:
     """Lower-case, strip diacritics and write v as u and j as i."""
     return strip_diacritics(text).lower().replace("v", "u").replace("j", "i")

@@ -127,8 +127,10 @@ def search_command(
     sources: SourcesOpt = None,
 ) -> None:
     """Find lines that share words with a passage, best first, and show which words match on both sides."""
+    from latin_intertext import latin
     from latin_intertext.serve.searcher import validate_query
 
+    text = latin.composed(text)  # accents typed as combining marks, joined to their letters as the search reads them
     validate_query(text, k)  # fail fast, before any index is built
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)

@@ -22,8 +22,8 @@ class Retriever(ABC):
     name: ClassVar[str] = ""
     # What a line needs to be found at all, for "No line ... the passage." when nothing is.
     hit_rule: ClassVar[str] = "shares a word with"
-    # Forms read as names even where a capital opens a line (latin.name_forms), so that the words a search shows
-    # as matched are read as the retriever read them; only the sparse Tesserae-la index learns any.
+    # Forms read as names even where a capital opens a line (latin.name_forms): what a search reads a hit's matched
+    # words by (serve.searcher sets them); only the sparse Tesserae-la index also scores by them.
     names: frozenset[str] = frozenset()
 
     def __init__(self) -> None:

@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import AliasChoices, BaseModel, Field
 
+from latin_intertext import latin
 from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.explain import line_segments, query_segments
@@ -33,6 +34,7 @@ from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_UPLOAD_FILES = 10
+AUTHOR_HELP = "Only lines by these authors: keys or names (e.g. 'vergil'), repeated or comma-separated; all if empty."
 HELD_UPLOADS = 3  # uploads kept indexed in memory, the most recently used, so that the same files are not indexed again
 METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # MTEB's names, as everywhere in the project
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -43,7 +45,7 @@ class SearchRequest(BaseModel):
 
     text: str = Field(..., validation_alias=AliasChoices("text", "q"), description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters); `q` also works, as in GET.", examples=["Aeneadum genetrix, hominum divomque voluptas"])
     k: int = Field(10, ge=1, le=MAX_K, description="How many parallels to return.")
-    authors: list[str] | None = Field(None, validation_alias=AliasChoices("authors", "author"), description="Only lines by these authors (keys or names, e.g. 'vergil'); all if empty. `author` also works, as in GET.")
+    authors: list[str] | str | None = Field(None, validation_alias=AliasChoices("authors", "author"), description=f"{AUTHOR_HELP} `author` also works, as in GET.")
 
 
 @dataclass(frozen=True)
@@ -116,9 +118,15 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     async def _on_invalid(request: Request, exc: RequestValidationError):
         problems = [f"{'.'.join(str(part) for part in e['loc'] if part not in ('query', 'body', 'path', 'form'))}: {e['msg']}" for e in exc.errors()]
         error = InvalidRequest("Invalid request: " + "; ".join(problems), problems, hint="Each endpoint's parameters are listed at /docs.")
-        if request.url.path == "/":  # the search page keeps its form and the passage typed into it
-            params = request.query_params
-            return page(request, "search.html", error.status_code, q=params.get("q", ""), authors=params.getlist("author"), k=10, results=None, error=_error_body(error))
+        path = request.url.path
+        if path == "/" or path == "/upload" or path.startswith("/upload/"):  # the search page keeps its form and the passage typed into it
+            params = request.query_params if request.method == "GET" else await _form_or_empty(request)
+            upload_id = path.removeprefix("/upload/") if path.startswith("/upload/") and path.removeprefix("/upload/") in held else None
+            return page(
+                request, "search.html", error.status_code, q=params.get("q", ""), authors=_authors(params.getlist("author")) if path == "/" else [], k=10,
+                results=None, error=_error_body(error), upload_id=upload_id, uploaded=held.get(upload_id) if upload_id else None,
+                upload_authors=", ".join(params.getlist("author")) if path != "/" else "",
+            )
         return await _on_error(request, error)
 
     def page(request: Request, name: str, status_code: int = 200, **context) -> HTMLResponse:
@@ -169,8 +177,9 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def search_page(request: Request, q: str = "", author: Annotated[list[str], Query()] = [], k: Annotated[int, Query(ge=1, le=MAX_K)] = 10):
         if "q" not in request.query_params:  # the landing page; a submitted empty box is an error below
             return page(request, "search.html", q="", authors=author, k=k, results=None)
+        q = latin.composed(q)  # as the search reads it, so that the highlighted offsets fit
         try:
-            hits = searcher.search(q, k=_one_more(k), authors=author or None)
+            hits = searcher.search(q, k=_one_more(k), authors=_authors(author) or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), q=q, authors=author, k=k, results=None, error=_error_body(exc))
         return page(request, "search.html", q=q, authors=author, k=k, results=view(hits[:k], q), more=_more_url("/", q, author, k, len(hits)))
@@ -190,10 +199,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         return upload_results(request, upload_id, q, k, author)
 
     def upload_results(request: Request, upload_id: str, q: str, k: int, author: str) -> HTMLResponse:
-        user = held_upload(upload_id)
-        context = {"q": q, "authors": [], "k": k, "uploaded": user, "upload_id": upload_id, "upload_authors": author}
+        """The search page with an upload's hits; an error (an upload no longer held, a bad passage) keeps the form filled."""
+        q = latin.composed(q)
+        context = {"q": q, "authors": [], "k": k, "upload_authors": author}
         try:
-            hits = user.search(q, k=_one_more(k), authors=_author_list(author) or None)
+            user = held_upload(upload_id)
+            context.update(uploaded=user, upload_id=upload_id)
+            hits = user.search(q, k=_one_more(k), authors=_authors([author]) or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), results=None, error=_error_body(exc), **context)
         return page(request, "search.html", results=view(hits[:k], q), more=_more_url(f"/upload/{upload_id}", q, author, k, len(hits)), **context)
@@ -201,11 +213,10 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     @app.get("/line/{doc_id}", response_class=HTMLResponse, include_in_schema=False)
     def context_page(request: Request, doc_id: str, q: str = ""):
         lines = searcher.context(doc_id, 10, 10)
-        from latin_intertext import latin
         from latin_intertext.serve.explain import match_words
 
         names = searcher.retriever.names
-        q_tokens = latin.tokenize(q[:MAX_QUERY_CHARS], names) if q else []
+        q_tokens = latin.tokenize(latin.composed(q[:MAX_QUERY_CHARS]), names) if q else []
         rows = [{"line": c, "segments": line_segments(c.text, match_words(q_tokens, latin.tokenize(c.text, names), candidates=False)) if q_tokens else [(c.text, None)]} for c in lines]
         return page(request, "context.html", doc_id=doc_id, rows=rows, q=q)
 
@@ -226,13 +237,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def api_search_get(
         q: Annotated[str, Query(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")],
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
-        author: Annotated[list[str], Query(description="Only these authors (repeatable).")] = [],
+        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
     ) -> dict:
-        return searcher.payload(q, searcher.search(q, k=k, authors=author or None))
+        return searcher.payload(q, searcher.search(q, k=k, authors=_authors(author) or None))
 
     @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)")
     def api_search_post(body: SearchRequest) -> dict:
-        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=body.authors))
+        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=_authors(body.authors) or None))
 
     @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter")
     def api_authors() -> list[dict]:
@@ -265,11 +276,11 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
         q: Annotated[str, Form(description="The Latin passage.")],
         k: Annotated[int, Form(ge=1, le=MAX_K)] = 10,
-        author: Annotated[str, Form(description="Only these authors: keys or names, comma-separated (as the file names give them, e.g. 'lucretius'); all if empty.")] = "",
+        author: Annotated[str, Form(description=AUTHOR_HELP)] = "",
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
         """The answer's `upload_id` searches the same files again without sending them (`GET /api/upload/{upload_id}/search`)."""
-        return upload_payload(await _hold_upload(files, with_benchmark), q, k, _author_list(author))
+        return upload_payload(await _hold_upload(files, with_benchmark), q, k, _authors([author]))
 
     @app.get(
         "/api/upload/{upload_id}/search",
@@ -281,9 +292,9 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         upload_id: str,
         q: Annotated[str, Query(description="The Latin passage.")],
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
-        author: Annotated[list[str], Query(description="Only these authors (repeatable).")] = [],
+        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
     ) -> dict:
-        return upload_payload(upload_id, q, k, author)
+        return upload_payload(upload_id, q, k, _authors(author))
 
     def upload_payload(upload_id: str, q: str, k: int, authors: list[str]) -> dict:
         user = held_upload(upload_id)
@@ -358,9 +369,22 @@ def _more_url(path: str, q: str, author: str | list[str], k: int, found: int) ->
     return f"{path}?{urlencode({'q': q, 'author': author, 'k': min(2 * k, MAX_K)}, doseq=True)}"
 
 
-def _author_list(text: str) -> list[str]:
-    """A form's comma-separated authors (a multipart form has no repeated field a browser fills from a text box)."""
-    return [a.strip() for a in text.split(",") if a.strip()]
+def _authors(values: Sequence[str] | str | None) -> list[str]:
+    """The authors asked for, given one way or another: repeated, comma-separated (a form's text box) or one string;
+    every endpoint reads them so."""
+    if isinstance(values, str):
+        values = [values]
+    return [a.strip() for value in values or () for a in value.split(",") if a.strip()]
+
+
+async def _form_or_empty(request: Request):
+    """The posted form of a request FastAPI could not validate, to fill the page again; empty if it cannot be read."""
+    try:
+        return await request.form()
+    except Exception:  # a body that is not a form at all: the page is shown empty, with the error
+        from starlette.datastructures import FormData
+
+        return FormData()
 
 
 class UploadTooLarge(QueryError):

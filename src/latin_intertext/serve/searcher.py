@@ -44,7 +44,7 @@ from latin_intertext.sources.tesserae_la import ignored_note, pinned_files
 DEFAULT_RETRIEVER = "best"
 FALLBACK_RETRIEVER = "bm25-lemma"
 INDEX_CACHE = "searcher"  # folder under paths.indexes_dir() for cached indexed retrievers
-INDEX_CACHE_VERSION = 1
+INDEX_CACHE_VERSION = 2  # 2: indexed retrievers keep the corpus's names
 MAX_QUERY_CHARS = 5000
 MAX_K = 1000
 CONTEXT_LINES = 2
@@ -127,7 +127,7 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
     from latin_intertext.paths import indexes_dir
 
     if not _cacheable(name):
-        return _new_retriever(name).index(lines)
+        return _indexed(name, lines)
     key = hashlib.sha256(f"{corpus_hash(lines)}|{name}|{_code_hash()}".encode()).hexdigest()[:20]
     folder = indexes_dir() / INDEX_CACHE
     stem = f"{_safe(corpus_name)}-{_safe(name)}-"
@@ -140,7 +140,7 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
             return cached
         except Exception:  # a truncated or incompatible file: index again and overwrite it
             path.unlink(missing_ok=True)
-    engine = _new_retriever(name).index(lines)
+    engine = _indexed(name, lines)
     tmp = path.with_suffix(".partial")
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -162,6 +162,15 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
 def _cacheable(name: str) -> bool:
     """Whether the indexed retriever is plain data worth pickling (the registry's ``cache_index``); others are indexed each time."""
     return name == SPARSE_RETRIEVER or REGISTRY[resolve_name(name)].cache_index  # resolve_name loads the registry first
+
+
+def _indexed(name: str, lines: Sequence[CorpusLine]) -> Retriever:
+    """Retriever ``name`` indexed on ``lines``, knowing the corpus's names (:func:`latin.name_forms`) so that a hit's
+    matched words read a name that opens the passage or the line as a name (*Aeneas*, not *aeneus*), as the sparse
+    index also scores them; the other retrievers score as they were evaluated."""
+    engine = _new_retriever(name).index(lines)
+    engine.names = engine.names or latin.name_forms(d.text for d in lines)
+    return engine
 
 
 def _new_retriever(name: str) -> Retriever:
@@ -268,7 +277,7 @@ class Searcher:
         if cache:
             engine = cached_index(name, corpus.lines, corpus.name)
         else:
-            engine = _new_retriever(name).index(corpus.lines)
+            engine = _indexed(name, corpus.lines)
         return cls(corpus, engine, name, benchmark, SearcherInfo(reason, round(time.perf_counter() - started, 2)))
 
     @classmethod
@@ -319,7 +328,9 @@ class Searcher:
         return top_k(self.retriever.doc_ids, scores, k)
 
     def search(self, text: str, k: int = 10, authors: Sequence[str] | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
-        """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours."""
+        """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours; word offsets
+        are into ``latin.composed(text)``, the passage as the payload shows it."""
+        text = latin.composed(text)
         names = self.retriever.names
         tokens = validate_query(text, k, names)
         mask = self.corpus.author_mask(authors)
@@ -357,7 +368,7 @@ class Searcher:
     def payload(self, text: str, hits: list[Hit], report: bool = False) -> dict:
         """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``);
         ``report=True`` adds the corpus's size and its report (users' files: every line left out or renamed)."""
-        out = {"query": text, "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
+        out = {"query": latin.composed(text), "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
         if self.info.fallback:  # why this is not the retriever the caller would expect
             out["fallback"] = self.info.fallback
         return {**out, "lines": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
