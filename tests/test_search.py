@@ -64,11 +64,16 @@ def test_search_explains_matches_on_both_sides(searcher):
 def test_match_kinds():
     query = latin.tokenize("arma virumque cano")
     line = latin.tokenize("armis viros canebat et arma")
-    matches = {m.lemma: m for m in match_words(query, line)}
-    assert matches["arma"].kind == "form"  # arma / armis, arma: the same form stands on both sides
-    assert [w.form for w in matches["arma"].line] == ["armis", "arma"]
+    found = match_words(query, line)
+    matches = {(m.lemma, m.kind): m for m in found}
+    # arma / armis, arma: each line word shown by its own kind, the same form as a form, the other form as a lemma
+    assert [w.form for w in matches["arma", "form"].line] == ["arma"] and [w.form for w in matches["arma", "lemma"].line] == ["armis"]
+    assert [w.form for w in matches["arma", "lemma"].query] == ["arma"]
+    from latin_intertext.serve.explain import line_segments
+
+    assert [(text, m.kind) for text, m in line_segments("armis viros canebat et arma", found) if m and m.lemma == "arma"] == [("armis", "lemma"), ("arma", "form")]
     assert match_words(query, latin.tokenize("armis"))[0].kind == "lemma"
-    assert matches["uir"].query[0].form == "virumque" and matches["uir"].query[0].position == 1
+    assert matches["uir", "lemma"].query[0].form == "virumque" and matches["uir", "lemma"].query[0].position == 1
     assert all(not m.weak for m in matches.values())
     same = match_words(latin.tokenize("alma Venus"), latin.tokenize("alma Venus"))
     assert {m.kind for m in same} == {"form"}

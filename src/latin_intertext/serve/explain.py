@@ -2,9 +2,10 @@
 
 Words are compared with :func:`latin.tokenize`, as every retriever does. The words of one lemma match as
 
-- ``form``: the same folded form stands on both sides (``arma`` / ``arma``, beside any other forms of the lemma),
-  even where context reads it two ways (*Veneris* opening a line, read as *uenio*, and inside a sentence, *Venus*);
-- ``lemma``: the same chosen lemma, other forms (``armis`` / ``arma``: lemma ``arma``);
+- ``form``: the same folded form stands on both sides (``arma`` / ``arma``), even where context reads it two ways
+  (*Veneris* opening a line, read as *uenio*, and inside a sentence, *Venus*);
+- ``lemma``: the same chosen lemma, other forms (``armis`` / ``arma``: lemma ``arma``); a lemma standing in one
+  form on both sides and in another too is shown twice, each word by its own kind;
 - ``candidate``: no shared chosen lemma, but the lexicon lists a lemma both forms may belong to (shown by the
   reading either side chose, where one did).
 
@@ -65,16 +66,16 @@ def _candidates(word: str) -> frozenset[str]:
 
 
 class _Matches:
-    """Words paired so far, grouped by the lemma shown, each group at the strongest kind any of its pairs reached."""
+    """Words paired so far, grouped by the lemma shown and the kind of match, so that each word is shown by its own
+    kind (*abest* ~ *abest* a form, *abest* ~ *absit* a lemma, not both under the stronger)."""
 
     def __init__(self) -> None:
-        self.groups: dict[str, tuple[list[str], list[latin.Token], list[latin.Token]]] = {}
+        self.groups: dict[tuple[str, str], tuple[list[latin.Token], list[latin.Token]]] = {}
         self.used_query: set[int] = set()
         self.used_line: set[int] = set()
 
     def add(self, lemma: str, kind: str, query: list[latin.Token], line: list[latin.Token]) -> None:
-        kinds, q, ln = self.groups.setdefault(lemma, ([], [], []))
-        kinds.append(kind)
+        q, ln = self.groups.setdefault((lemma, kind), ([], []))
         q.extend(t for t in query if t not in q)
         ln.extend(t for t in line if t not in ln)
         self.used_query.update(t.position for t in query)
@@ -82,9 +83,8 @@ class _Matches:
 
     def result(self) -> list[MatchedWord]:
         out = [
-            MatchedWord(lemma, min(kinds, key=KINDS.index), lemma in FUNCTION_LEMMAS,
-                        tuple(map(_span, sorted(q, key=_position))), tuple(map(_span, sorted(ln, key=_position))))
-            for lemma, (kinds, q, ln) in self.groups.items()
+            MatchedWord(lemma, kind, lemma in FUNCTION_LEMMAS, tuple(map(_span, sorted(q, key=_position))), tuple(map(_span, sorted(ln, key=_position))))
+            for (lemma, kind), (q, ln) in self.groups.items()
         ]
         return sorted(out, key=lambda m: (m.weak, KINDS.index(m.kind), m.line[0].position))
 
@@ -107,7 +107,12 @@ def match_words(query_tokens: list[latin.Token], line_tokens: list[latin.Token],
     for lemma, line_side in _by(line_tokens, lambda t: t.lemma).items():
         if query_side := query_by_lemma.get(lemma):
             same_form = {t.norm for t in query_side} & {t.norm for t in line_side}
-            found.add(lemma, "form" if same_form else "lemma", query_side, line_side)
+            if same_form:
+                found.add(lemma, "form", [t for t in query_side if t.norm in same_form], [t for t in line_side if t.norm in same_form])
+            if other_forms := [t for t in line_side if t.norm not in same_form]:  # the lemma's other forms in the line
+                found.add(lemma, "lemma", query_side, other_forms)
+            elif rest := [t for t in query_side if t.norm not in same_form]:  # the query's other forms of it
+                found.add(lemma, "lemma", rest, line_side)
     # the same form read two ways by context (a capital opening a line or the passage): still the same word, shown by
     # its reading as a name where one side read it so (Veneris: uenus, not uenio)
     rest_query = _by([t for t in query_tokens if t.position not in found.used_query], lambda t: t.norm)
