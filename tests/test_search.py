@@ -321,7 +321,10 @@ def test_index_from_another_lemmatiser_is_refused(small_index, tmp_path, monkeyp
 
 
 def test_sparse_index_ranks_like_bm25_lemma(searcher):
-    sparse = Searcher.from_corpus(searcher.corpus, "bm25-lemma-sparse")
+    """Without its bonus for the query's own forms, the sparse index is bm25-lemma."""
+    from latin_intertext.serve.index import SparseLemmaBM25
+
+    sparse = Searcher(searcher.corpus, SparseLemmaBM25(form_bonus=0).index(searcher.corpus.lines), "bm25-lemma-sparse")
     a = searcher.search(SILIUS_OPENING, k=10)
     b = sparse.search(SILIUS_OPENING, k=10)
     assert [h.id for h in b] == [h.id for h in a]  # the same lines in the same order
@@ -378,6 +381,20 @@ def test_a_benchmark_search_reads_a_name_opening_the_passage_and_the_line_as_the
     assert "aeneas" in searcher.retriever.names and "inde" not in searcher.retriever.names
     hit = next(h for h in searcher.search("Aeneas ignarus abest", k=5) if h.id == "vergil-10-85")
     assert ("aeneas", "form") in [(m.lemma, m.kind) for m in hit.matches]
+
+
+def test_sparse_index_ranks_the_query_s_own_forms_first(tmp_path):
+    """*Media nocte*: a line that writes both words so comes before a shorter one that has their lemmas in other
+    forms, which plain lemma BM25 puts first."""
+    from latin_intertext.serve.index import SparseLemmaBM25
+
+    poem = tmp_path / "poeta.carmen.tess"
+    lines = ["noctem mediam", "media nocte surgit", "et tum dies", "ibat lucem", "lux alma", "tum dies", "et tum"]
+    poem.write_text("".join(f"<poeta. 1.{n}>\t{line}\n" for n, line in enumerate(lines, 1)), encoding="utf-8")
+    s = Searcher.from_tess([poem], retriever="bm25-lemma-sparse")
+    assert s.retriever.form_bonus > 0 and [h.id for h in s.search("Media nocte", k=2)] == ["poeta.carmen-1-2", "poeta.carmen-1-1"]
+    plain = Searcher(s.corpus, SparseLemmaBM25(form_bonus=0).index(s.corpus.lines), "bm25-lemma-sparse")
+    assert [h.id for h in plain.search("Media nocte", k=2)] == ["poeta.carmen-1-1", "poeta.carmen-1-2"]
 
 
 def test_tesserae_la_index_keeps_the_names_it_read(small_index):
