@@ -327,8 +327,9 @@ def _analyse(word: str, name: bool = False) -> tuple[str, str, str]:
     return norm, (name and name_lemma(base)) or lemmatize(base), clitic
 
 
-_SENTENCE_OPENER = re.compile(r"[.!?:;\"'“‘«(]")
-_OPENED_WORD = re.compile(r"[.!?:;\"'“‘«(][^\w.!?:;\"'“‘«(]*([^\W\d_]+)")  # a word that opens a sentence or a speech
+_OPENERS = ".!?:;\"'“‘«("  # what ends a sentence or opens a speech
+_SENTENCE_OPENER = re.compile(f"[{_OPENERS}]")
+_OPENED_WORD = re.compile(f"[{_OPENERS}][^\\w{_OPENERS}]*([^\\W\\d_]+)")  # a word that opens a sentence or a speech
 
 
 def _opens_sentence(text: str, spans: list[tuple[str, int, int]]) -> list[bool]:

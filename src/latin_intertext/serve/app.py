@@ -121,7 +121,8 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         path = request.url.path
         if path == "/" or path == "/upload" or path.startswith("/upload/"):  # the search page keeps its form and the passage typed into it
             params = request.query_params if request.method == "GET" else await _form_or_empty(request)
-            upload_id = path.removeprefix("/upload/") if path.startswith("/upload/") and path.removeprefix("/upload/") in held else None
+            upload_id = path.removeprefix("/upload/") if path.startswith("/upload/") else None
+            upload_id = upload_id if upload_id in held else None
             return page(
                 request, "search.html", error.status_code, q=params.get("q", ""), authors=_authors(params.getlist("author")) if path == "/" else [], k=10,
                 results=None, error=_error_body(error), upload_id=upload_id, uploaded=held.get(upload_id) if upload_id else None,
