@@ -175,6 +175,12 @@ def test_greek_cases_of_names_share_the_nominative_lemma(a, b):
         ("tum Veneris", "Veneris", "uenus"),  # not uenio
         ("sub Marte", "Marte", "mars"),  # not martes, "marten"
         ("tum Aenean", "Aenean", "aeneas"),
+        ("et Pallas", "Pallas", "pallas"),  # not palla, "robe"
+        ("et Argus", "Argus", "argus"),  # not Argo, the ship
+        ("et Nisus", "Nisus", "nisus"),  # not nixus
+        ("et Claudius", "Claudius", "claudius"),  # not Claudia
+        ("et Iovis", "Iovis", "iuppiter"),  # Words has iouis as a headword; an oblique case keeps its name reading
+        ("et Veneri", "Veneri", "uenus"),
     ],
 )
 def test_a_capital_inside_a_sentence_reads_the_word_as_a_name(text, word, lemma):
@@ -223,6 +229,27 @@ def test_a_capitalised_word_keeps_its_name_reading_among_its_candidates():
     assert opening.lemma == "aeneus"
     assert "aeneas" in latin.lemma_candidates(opening.form)
     assert "aeneas" not in latin.lemma_candidates("aeneas")  # lower case: no name reading
+
+
+def test_a_text_in_capitals_throughout_is_read_like_the_same_text_in_small_letters():
+    """Capitals that say nothing about names (a title, an inscription) read no word as a name, unless the corpus's
+    names hold it; a name reading stays among each capitalised word's candidates."""
+    assert latin.lemmas("ARMA VIRUMQUE CANO TROIAE QUI PRIMUS AB ORIS") == latin.lemmas("arma virumque cano Troiae qui primus ab oris")
+    assert latin.lemmas("AENEAS HAEC DE DANAIS", frozenset({"aeneas"}))[0] == "aeneas"
+    assert "aeneas" in latin.lemma_candidates("AENEAS")
+    assert latin.name_forms(["et AENEAS"] * 5 + ["et aeneas"]) == frozenset()  # capitals throughout are no evidence
+
+
+@pytest.mark.parametrize(
+    "form, other_form, same, may_share",
+    [("vincit", "vicit", True, True), ("vincitur", "vincere", True, True), ("vinxit", "vincit", False, True),
+     ("volat", "vellet", False, False), ("volat", "volavit", True, True), ("volantes", "volat", False, True), ("volens", "vellet", False, True)],
+)
+def test_homographs_are_told_apart_by_their_forms(form, other_form, same, may_share):
+    """*vincit* is *uinco* "conquer" (simplemma: *uincio* "bind", like *vinxit*, which stays a candidate); *volat* "flies"
+    is not *vellet* "wanted", as a lemma or as a candidate."""
+    assert (latin.lemmatize(form) == latin.lemmatize(other_form)) is same
+    assert bool(latin.lemma_candidates(form) & latin.lemma_candidates(other_form)) is may_share
 
 
 @pytest.mark.parametrize(
@@ -306,3 +333,9 @@ def test_gold_phrase_pairs_that_share_no_candidate_lemma(sources_dir):
 @pytest.mark.parametrize("word, latin_script", [("arma", True), ("poëta", True), ("Æneas", True), ("cœlum", True), ("θεὰ", False), ("мир", False)])
 def test_in_latin_alphabet(word, latin_script):
     assert latin.in_latin_alphabet(word) is latin_script
+
+
+def test_an_accent_with_no_precomposed_letter_stays_inside_its_word():
+    """*ā́rma* (a, combining macron, combining acute) has no precomposed form, so NFC cannot join it: still one word."""
+    assert [w for w, _s, _e in latin.words("ā́rma virúmque")] == ["ā́rma", "virúmque"]
+    assert latin.lemmas("a\u0304\u0301rma viru\u0301mque") == ["arma", "uir"]

@@ -29,7 +29,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 5
+LEMMATISER_VERSION = 6
 
 
 def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:
@@ -42,7 +42,9 @@ def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: s
 
 
 ENCLITICS = ("que", "ne", "ve")
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_COMBINING_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+# A word: letters, with any accents typed as combining marks after them (*ā́*, which has no precomposed form).
+_WORD = re.compile(f"[^\\W\\d_](?:[^\\W\\d_]|[{_COMBINING_MARKS}])*")
 _VOWELS = frozenset("aeiouy")
 # Forms ending in -que/-ne/-ve that are words in their own right, whatever a lexicon says.
 _NOT_ENCLITIC = frozenset(
@@ -77,7 +79,11 @@ SIMPLEMMA_ERRORS = {
     "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey").
-VERSE_READINGS = {"cano": "cano"}
+VERSE_READINGS = {"cano": "cano", "uincit": "uinco", "uincis": "uinco", "uincimus": "uinco", "uincitur": "uinco"}
+# Homographs that simplemma and Whitaker's Words file under one headword though they are two verbs: the forms of
+# *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), so each sense gets its own
+# lemma, told by the form's stem (the first-person *uolo* stays with the commoner *uelle*).
+_SENSES = {"uolo": (re.compile(r"^uola"), "uolare")}
 _LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS
 
 
@@ -209,7 +215,7 @@ def lemmatize(form: str) -> str:
         return corrected
     for candidate in (form, *_greek_nominatives(form)):
         if (lemma := _simplemma_lemma(candidate)) is not None:
-            return canonical_lemma(_base_headword(fold(form), _verb_of_verb_form(lemma)))
+            return sense(fold(form), canonical_lemma(_base_headword(fold(form), _verb_of_verb_form(lemma))))
     return guess_stem(canonical_lemma(fold(form)))
 
 
@@ -268,6 +274,13 @@ def _greek_nominatives(form: str) -> tuple[str, ...]:
     return ()
 
 
+def sense(folded: str, lemma: str) -> str:
+    """The lemma of the sense a folded form belongs to, where ``lemma`` is a headword of two verbs (:data:`_SENSES`)."""
+    if (split := _SENSES.get(lemma)) is not None and split[0].search(folded):
+        return split[1]
+    return lemma
+
+
 def canonical_lemma(lemma: str) -> str:
     """One spelling per folded lemma: prefixes assimilated (*inmensus* is *immensus*) and known variants merged."""
     lemma = _ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma, count=1)
@@ -324,12 +337,24 @@ def name_reading(word: str) -> str | None:
 @lru_cache(maxsize=None)
 def _analyse(word: str, name: bool = False) -> tuple[str, str, str]:
     norm, base, clitic = _norm(word)
-    return norm, (name and name_lemma(base)) or lemmatize(base), clitic
+    return norm, (name and _name_headword(norm, base)) or lemmatize(base), clitic
+
+
+_NAME_NOMINATIVE = re.compile(r"(?:us|as)$")
+
+
+def _name_headword(norm: str, base: str) -> str | None:
+    """The lemma of a form read as a name: a nominative in -us or -as that a lexicon has as a headword is its own
+    lemma (*Pallas*, not simplemma's *palla* "robe"; *Argus*, not *Argo*; *Nisus*, not *nixus*), else its name reading.
+    Other endings are left to the name reading: Whitaker's Words has oblique cases as headwords (*Iouis*, *Veneri*)."""
+    if _NAME_NOMINATIVE.search(norm) and (norm == lemmatize(base) or norm in {canonical_lemma(c) for c in _lexicon().lookup(norm)}):
+        return canonical_lemma(norm)
+    return name_lemma(base)
 
 
 _OPENERS = ".!?:;\"'“‘«("  # what ends a sentence or opens a speech
 _SENTENCE_OPENER = re.compile(f"[{_OPENERS}]")
-_OPENED_WORD = re.compile(f"[{_OPENERS}][^\\w{_OPENERS}]*([^\\W\\d_]+)")  # a word that opens a sentence or a speech
+_OPENED_WORD = re.compile(f"[{_OPENERS}][^\\w{_OPENERS}]*({_WORD.pattern})")  # a word that opens a sentence or a speech
 
 
 def _opens_sentence(text: str, spans: list[tuple[str, int, int]]) -> list[bool]:
@@ -345,7 +370,21 @@ def _read_as_names(text: str, spans: list[tuple[str, int, int]], names: frozense
     """Which words are names: capitalised inside a sentence. A capital that opens the text, a sentence or a speech
     is read as usual (*Inde*, *Media*), unless its lower-case form is one of ``names`` (:func:`name_forms`)."""
     opening = _opens_sentence(text, spans)
-    return [word[:1].isupper() and (not opens or _norm(word)[1] in names) for (word, _start, _end), opens in zip(spans, opening, strict=True)]
+    return [
+        _capitalised(word) and (not opens or _norm(word)[1] in names)
+        or _shouted(word) and _norm(word)[1] in names
+        for (word, _start, _end), opens in zip(spans, opening, strict=True)
+    ]
+
+
+def _capitalised(word: str) -> bool:
+    """A capital first letter that says something: a word written wholly in capitals (a title, an inscription,
+    *ARMA VIRUMQUE*) tells nothing about names."""
+    return word[:1].isupper() and not _shouted(word)
+
+
+def _shouted(word: str) -> bool:
+    return len(word) > 1 and word.isupper()
 
 
 def name_forms(texts: Iterable[str], min_inside: int = 3, share: float = 0.5) -> frozenset[str]:
@@ -369,7 +408,7 @@ def name_forms(texts: Iterable[str], min_inside: int = 3, share: float = 0.5) ->
     capital: Counter[str] = Counter()
     for word, n in written.items():
         n -= openers[word]
-        if n > 0:
+        if n > 0 and not _shouted(word):
             base = _norm(word)[1]
             inside[base] += n
             if word[:1].isupper():
@@ -418,7 +457,7 @@ def filed_lemmas(text: str, names: frozenset[str] = frozenset()) -> set[str]:
         out.add(lemma)
         if name and _norm(span[0])[1] not in names:
             out.add(_analyse(span[0])[1])  # the reading the same word gets opening a line
-        elif len(spans) == 1 and span[0][:1].isupper() and (as_name := name_reading(span[0])):
+        elif len(spans) == 1 and _capitalised(span[0]) and (as_name := name_reading(span[0])):
             out.add(as_name)
     return out
 
@@ -435,9 +474,9 @@ def lemma_candidates(word: str) -> frozenset[str]:
     for a capitalised word, its reading as a name (which a capital opening a sentence leaves open)."""
     norm, lemma, _ = _analyse(word)
     lexicon = _lexicon()
-    name = name_lemma(_norm(word)[1]) if word[:1].isupper() else None
+    name = _analyse(word, True)[1] if word[:1].isupper() else None  # in capitals throughout, a name is as likely
     alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
-    return frozenset({lemma, *(canonical_lemma(candidate) for candidate in alternatives), *([name] if name else [])})
+    return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else [])})
 
 
 _LATIN_SCRIPT = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]+")  # with accented letters and ligatures (æ, œ)
