@@ -40,6 +40,19 @@ def test_task_loads_the_built_folder_offline(task):
     assert task.metadata.main_score == "ndcg_at_10" and task.metadata.eval_langs == ["lat-Latn"]
 
 
+def test_mteb_descriptive_statistics_are_the_card_s(dataset_dir):
+    from latin_intertext.evaluate.mteb_task import descriptive_statistics
+    from latin_intertext.publish.stats import compute_stats
+
+    card = compute_stats(load_benchmark(dataset_dir))
+    test = descriptive_statistics(dataset_dir)["test"]
+    relevant = test["relevant_docs_statistics"]
+    assert (test["num_queries"], test["num_documents"], relevant["num_relevant_docs"]) == (card["queries"], card["corpus"], card["qrels"])
+    assert (relevant["min_relevant_docs_per_query"], relevant["max_relevant_docs_per_query"]) == (card["min_relevant_per_query"], card["max_relevant_per_query"])
+    assert round(relevant["average_relevant_docs_per_query"], 2) == card["avg_relevant_per_query"]
+    assert relevant["num_missing_corpus_ids"] == relevant["num_missing_query_ids"] == 0
+
+
 @pytest.mark.parametrize("name", ["bm25", "bm25-lemma"])
 def test_mteb_scores_equal_ours(task, dataset_dir, name):
     result = mteb.evaluate(search_model(name), task, cache=None, show_progress_bar=False)

@@ -84,11 +84,17 @@ def stats(
     folder: DatasetArg = None,
     dataset: DatasetOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON (the card's and stats.json's keys).")] = False,
+    mteb: Annotated[bool, typer.Option("--mteb", help="Print mteb's descriptive statistics of the task as JSON (needs the mteb extra).")] = False,
 ) -> None:
     """Print the dataset's statistics table, computed from the data."""
     from latin_intertext.benchmark import load_benchmark
     from latin_intertext.publish.stats import compute_stats, stats_rows
 
+    if mteb:
+        from latin_intertext.evaluate.mteb_task import descriptive_statistics
+
+        print(json.dumps(descriptive_statistics(dataset_folder(dataset, folder)), indent=2))
+        return
     figures = compute_stats(load_benchmark(dataset_folder(dataset, folder)))
     if as_json:
         print(json.dumps(figures, indent=2))

@@ -145,3 +145,9 @@ def model_meta(name: str) -> ModelMeta:
 
 def search_model(name: str, retriever: Retriever | None = None) -> RetrieverSearch:
     return RetrieverSearch(name, retriever)
+
+
+def descriptive_statistics(dataset_dir: Path | str) -> dict[str, Any]:
+    """mteb's own descriptive statistics of the task (``calculate_descriptive_statistics``), the JSON an MTEB
+    contribution keeps beside its task; its counts are the card's (tests/test_mteb.py checks them)."""
+    return LatinEpicIntertextualityRetrieval(dataset_dir).calculate_descriptive_statistics()
