@@ -691,3 +691,10 @@ def test_paired_p_reads_as_a_clause():
 
     assert _p_clause(0.0329) == "= 0.0329"
     assert _p_clause(1 / 10_001) == "< 0.0001"  # the resampling floor can only bound p
+
+
+def test_equal_evidence_shares_one_rank_among_the_query_s_candidates():
+    from latin_intertext.retrieve.ranker import _rank_fraction
+
+    assert _rank_fraction(np.array([3.0, 1.0, 3.0, 0.0])).tolist() == pytest.approx([0.0, 2 / 3, 0.0, 1.0])
+    assert _rank_fraction(np.array([2.0])).tolist() == [0.0]

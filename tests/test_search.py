@@ -455,3 +455,21 @@ def test_cli_search_terminal_output(capsys, monkeypatch):
 def test_cli_errors_exit_1_with_message(capsys, args, message):
     assert main(args) == 1
     assert message in capsys.readouterr().err.replace("\n", "")
+
+
+def test_the_same_lines_in_two_files_score_the_same_whichever_comes_first(monkeypatch, tmp_path, trained_model):
+    """Equal evidence, equal score: the ranker's ranks among a query's candidates give tied values one rank."""
+    import shutil
+
+    monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(tmp_path))
+    (tmp_path / "models").mkdir()
+    for model_file in (trained_model, trained_model.with_suffix(".json")):
+        shutil.copy(model_file, tmp_path / "models" / model_file.name)
+    for name in ("aaa.copy.tess", "zzz.copy.tess"):
+        shutil.copy(SILIUS, tmp_path / name)
+    s = Searcher.from_tess([tmp_path / "aaa.copy.tess", tmp_path / "zzz.copy.tess"], retriever="evidence-ranker")
+    hits = s.search(SILIUS_OPENING, k=len(s.corpus))
+    by_file: dict[str, dict[str, float]] = {"aaa": {}, "zzz": {}}
+    for h in hits:
+        by_file[h.id[:3]][h.id[3:]] = h.score
+    assert by_file["aaa"] and by_file["aaa"] == pytest.approx(by_file["zzz"])

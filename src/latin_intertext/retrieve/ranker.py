@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
+from scipy.stats import rankdata
 
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
@@ -398,11 +399,10 @@ def _tail(first: np.ndarray, cand: np.ndarray, depth: int) -> np.ndarray:
 
 
 def _rank_fraction(values: np.ndarray) -> np.ndarray:
-    """Each value's rank among the query's candidates, 0 for the best, 1 for the worst."""
-    order = np.argsort(-values, kind="stable")
-    ranks = np.empty(len(values), dtype=np.float32)
-    ranks[order] = np.arange(len(values)) / max(len(values) - 1, 1)
-    return ranks
+    """Each value's rank among the query's candidates, 0 for the best, 1 for the worst. Equal values share the best of
+    their ranks: ranked by their order in the corpus, they scored equal evidence by where a line stands, which
+    favoured the corpus's first author (Vergil, in the benchmark) and any file given first."""
+    return ((rankdata(-values, method="min") - 1) / max(len(values) - 1, 1)).astype(np.float32)
 
 
 def _gap_to_best(values: np.ndarray) -> np.ndarray:
