@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+import markupsafe
 import pytest
 from fastapi.testclient import TestClient
 
@@ -90,6 +91,7 @@ def test_bad_input_is_a_clear_4xx_and_the_server_keeps_serving(client, params, s
     assert r.status_code == status and message in r.json()["detail"] and r.json()["error"]  # one error format throughout
     page = client.get("/", params=params)
     assert page.status_code == status and message in page.text and page.headers["content-type"].startswith("text/html")
+    assert page.text.count(str(markupsafe.escape(r.json()["detail"]))) == 1 and "at /docs" not in page.text  # said once, for a reader
     assert 'id="search"' in page.text  # the form stays, with the passage in it
     if params["q"] and len(params["q"]) < 100:
         assert html.escape(params["q"], quote=False) in page.text
@@ -193,6 +195,15 @@ def test_a_search_that_fills_k_links_to_twice_as_many(client):
     assert 'href="/?q=Ordior+arma' in page.text and "author=vergil&amp;k=10" in page.text
     assert "Show up to" not in client.get("/", params={"q": PASSAGE, "k": 1000}).text
     assert "Show up to" not in client.get("/", params={"q": "Oenotria", "k": 10}).text  # three lines hold it
+
+
+def test_an_upload_with_an_empty_passage_says_so_as_the_search_page_does(client):
+    files = {"files": ("lucretius.sample.tess", (USER_TEXTS / "lucretius.sample.tess").read_bytes())}
+    empty = "The passage is empty: paste at least one Latin word."
+    page = client.post("/upload", files=files, data={"q": ""})
+    assert page.status_code == 400 and page.text.count(empty) == 1 and 'type="file"' in page.text
+    api = client.post("/api/upload", files=files, data={"q": ""})
+    assert api.status_code == 400 and api.json()["detail"] == empty
 
 
 def test_upload_lists_skipped_lines(client):

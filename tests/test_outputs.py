@@ -210,3 +210,19 @@ def test_atomic_dir_removes_what_killed_runs_left_beside_the_folder(tmp_path):
         (tmp / "meta.json").write_text("{}")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["idx", *(p.name for p in kept)])
     assert (tmp_path / "idx" / "meta.json").read_text() == "{}"
+
+
+# -- 7. Ctrl-C -------------------------------------------------------------------
+
+
+def test_ctrl_c_during_a_command_exits_130_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    """``build && train-ranker`` must stop when the build is interrupted: typer returns 130 without standalone mode."""
+    import latin_intertext.publish.writer as writer
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(writer, "build_dataset", interrupted)
+    assert main(["build", "--out", str(tmp_path / "ds")]) == 130
+    assert "interrupted" in squash(capsys.readouterr().err)
+    assert list(tmp_path.iterdir()) == []

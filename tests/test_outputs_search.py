@@ -56,11 +56,12 @@ def test_search_tess_takes_a_folder_of_tess_files(poet, tmp_path, capsys):
     (tmp_path / "notes.txt").write_text("not a text")
     assert main(["search", "arma cano", "--tess", str(tmp_path), "--k", "1", "--retriever", "bm25", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["lines"] == 2 and out["hits"][0]["citation"]["id"] == "poet.text-1-1"  # notes.txt is not read
+    assert out["lines"] == 2 and out["hits"][0]["citation"]["id"] == "poet.text-1-1"  # notes.txt is not read, but listed:
+    assert out["report"]["ignored"] == [f"{tmp_path / 'notes.txt'}: not a .tess file"] and out["report"]["counts"]["ignored"] == 1
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["search", "arma", "--tess", str(empty)]) == 1
-    assert "isafolderwithno.tessfileinit" in "".join(capsys.readouterr().err.split())
+    assert "afolderwithno.tessfileinit" in "".join(capsys.readouterr().err.split())
     assert main(["search", "arma", "--tess", str(tmp_path / "nowhere")]) == 1
     assert "Nosuchfileorfolder:" in "".join(capsys.readouterr().err.split())
 

@@ -698,3 +698,19 @@ def test_equal_evidence_shares_one_rank_among_the_query_s_candidates():
 
     assert _rank_fraction(np.array([3.0, 1.0, 3.0, 0.0])).tolist() == pytest.approx([0.0, 2 / 3, 0.0, 1.0])
     assert _rank_fraction(np.array([2.0])).tolist() == [0.0]
+
+
+def test_pairs_of_occurrences_are_those_within_reach_and_grow_with_the_line_not_its_square():
+    """A phrase is two shared lemmas under NO_GAP words apart: farther pairs are never made, so a 57 KB line that
+    repeats the query's words (9,000 occurrences) costs thousands of pairs per occurrence at most, not 81 million."""
+    from latin_intertext.retrieve.pair_evidence import _pairs_within_reach
+
+    rng = np.random.default_rng(0)
+    rows, pos = rng.integers(0, 4, 200), rng.integers(0, 60, 200)
+    first, second = _pairs_within_reach(rows, pos, 10)
+    got = {frozenset(pair) for pair in zip(first.tolist(), second.tolist())}
+    want = {frozenset((i, j)) for i in range(200) for j in range(i + 1, 200) if rows[i] == rows[j] and abs(pos[i] - pos[j]) < 10}
+    assert got == want and len(first) == len(want)
+    n = 9000
+    first, second = _pairs_within_reach(np.zeros(n, dtype=np.int64), np.arange(n), 99)
+    assert len(first) == sum(min(98, n - 1 - i) for i in range(n))

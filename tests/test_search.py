@@ -473,3 +473,23 @@ def test_the_same_lines_in_two_files_score_the_same_whichever_comes_first(monkey
     for h in hits:
         by_file[h.id[:3]][h.id[3:]] = h.score
     assert by_file["aaa"] and by_file["aaa"] == pytest.approx(by_file["zzz"])
+
+
+def test_the_python_api_takes_a_folder_one_path_and_authors_as_one_string(tmp_path):
+    import shutil
+
+    shutil.copy(LUCRETIUS, tmp_path / LUCRETIUS.name)
+    (tmp_path / "README.txt").write_text("not a text")
+    by_folder = Searcher.from_tess(tmp_path, retriever="bm25")
+    assert len(by_folder.corpus) == 7 and by_folder.corpus.report.ignored == [f"{tmp_path / 'README.txt'}: not a .tess file"]
+    by_path = Searcher.from_tess(str(LUCRETIUS), retriever="bm25")
+    one = by_path.search("alma Venus", k=3, authors="lucretius")
+    assert [h.id for h in one] == [h.id for h in by_path.search("alma Venus", k=3, authors=["lucretius"])] and one
+    with pytest.raises(UnknownAuthorError, match="'vergil'"):
+        by_path.search("alma Venus", authors="vergil")  # one author, not six letters
+
+
+@pytest.mark.parametrize("text, k, message", [(None, 3, "empty"), (["alma"], 3, "not list"), ("alma", 2.5, "whole number"), ("alma", True, "whole number")])
+def test_the_python_api_says_what_is_wrong_with_a_passage_or_k_of_the_wrong_type(searcher, text, k, message):
+    with pytest.raises(QueryError, match=message):
+        searcher.search(text, k=k)

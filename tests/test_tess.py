@@ -6,7 +6,7 @@ import pytest
 
 from fixtures.build.helpers import TINY_MIRROR
 from latin_intertext.errors import InputError
-from latin_intertext.sources.tess import author_key, parse_tess
+from latin_intertext.sources.tess import author_key, parse_tess, tess_paths
 
 TEXTS = TINY_MIRROR / "naacl2021" / "texts"
 
@@ -81,6 +81,58 @@ def test_non_utf8_file_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match=r"latin1\.tess:2: byte 21 of the line \(0xe9\) is not UTF-8") as info:
         parse_tess(path)
     assert "iconv -f latin1 -t utf-8" in str(info.value)
+
+
+@pytest.mark.parametrize("encoding, bom", [("utf-16", "FF FE"), ("utf-32", "FF FE 00 00")])
+def test_a_utf16_or_utf32_file_is_named_as_such_with_the_iconv_that_converts_it(tmp_path, encoding, bom):
+    path = tmp_path / "wide.tess"
+    path.write_bytes("<verg. aen. 1.1>\tarma\n".encode(encoding))
+    with pytest.raises(InputError) as info:
+        parse_tess(path)
+    assert f"starts with a {encoding.upper()} byte-order mark ({bom})" in str(info.value)
+    assert f"iconv -f {encoding.upper()} -t UTF-8 FILE.tess > FILE.utf8.tess" in str(info.value) and "latin1" not in str(info.value)
+
+
+@pytest.mark.parametrize("inside", ["\x85", "\x0c", "\u2028", "\x1e"])
+def test_only_line_ends_end_a_line(tmp_path, inside):
+    """A form feed or U+0085 (a mis-converted ellipsis) inside a verse neither cuts it nor shifts later line numbers."""
+    path = tmp_path / "x.tess"
+    path.write_text(f"<p. 1.1>\tarma\r\n<p. 1.2>\tTroiae qui{inside} primus\r<p. 1.3>\tItaliam\n<p. 1.4 missing\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        parse_tess(path, display="x.tess")
+    assert [p.split(": ")[0] for p in info.value.problems] == ["x.tess:4"]
+
+
+def test_two_citations_on_one_line_and_a_citation_with_no_locus_are_malformed(tmp_path):
+    path = write_tess(tmp_path, "<x. 1.4>\tarma", "<x. 1.5>\t<x. 1.6>\tlitora multum", "<mypoet.>\tarma virumque", "<lucr. 4.346>\t<ATER>, continuo", "<1.7>\tcano")
+    with pytest.raises(InputError) as info:
+        parse_tess(path, display="t.tess")
+    assert info.value.problems == [
+        "t.tess:2: two citations on one line, <x. 1.5> and <x. 1.6>: a line break lost?",
+        "t.tess:3: citation <mypoet.> has no locus (e.g. <lucr. 1.1>)",
+    ]  # an editor's <ATER> is text, and a bare locus <1.7> a citation
+
+
+def test_a_folder_gives_its_tess_files_at_any_depth_and_lists_the_rest(tmp_path):
+    (tmp_path / "sub").mkdir()
+    for name in ("a.tess", "B.TESS", "sub/c.tess"):
+        (tmp_path / name).write_text("<p. 1.1>\tarma\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "dir.tess").mkdir()
+    given = tess_paths(str(tmp_path))
+    assert [p.relative_to(tmp_path).as_posix() for p in given.files] == ["B.TESS", "a.tess", "sub/c.tess"]
+    assert given.ignored == [f"{tmp_path / 'notes.txt'}: not a .tess file"]
+    with pytest.raises(InputError, match="No such file or folder"):
+        tess_paths([tmp_path / "nowhere.tess"])
+
+
+def test_a_broken_link_or_a_folder_given_as_a_file_names_the_file_and_the_reason(tmp_path):
+    (tmp_path / "broken.tess").symlink_to(tmp_path / "gone.tess")
+    with pytest.raises(InputError, match=r"broken\.tess: a link to a file that does not exist"):
+        parse_tess(tmp_path / "broken.tess")
+    (tmp_path / "dir.tess").mkdir()
+    with pytest.raises(InputError, match=r"dir\.tess: is a folder, not a \.tess file"):
+        parse_tess(tmp_path / "dir.tess")
 
 
 def test_book_line_of_a_non_numeric_locus_names_file_and_line(tmp_path):

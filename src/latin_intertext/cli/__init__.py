@@ -36,10 +36,15 @@ def _load_commands() -> None:
         importlib.import_module(f"latin_intertext.cli.{module}")
 
 
+INTERRUPTED = 130  # the shell's code for a process stopped by Ctrl-C (128 + SIGINT)
+
+
 def main(argv: list[str] | None = None) -> int:
     _load_commands()
     try:
-        app(args=argv, prog_name="latin-intertext", standalone_mode=False)
+        code = app(args=argv, prog_name="latin-intertext", standalone_mode=False)
+    except KeyboardInterrupt:  # outside a command's own run (typer turns one inside into exit code 130, below)
+        code = INTERRUPTED
     except LatinIntertextError as exc:
         console.print("[bold red]error:[/] " + _escape(str(exc)), highlight=False)
         return exc.exit_code
@@ -52,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     except _usage_errors() as exc:  # an unknown option, a missing argument, a bad value: click's one-line usage error
         exc.show()
         return exc.exit_code
-    return 0
+    if code == INTERRUPTED:  # typer returns a command's exit code without standalone mode: Ctrl-C gives 130
+        console.print("interrupted (exit code 130): each output is written whole or not at all, so nothing is half-written")
+        return INTERRUPTED
+    return code if isinstance(code, int) else 0
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

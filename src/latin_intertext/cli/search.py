@@ -60,26 +60,8 @@ def make_searcher(corpus: Optional[str], tess: list[Path], tesserae_la: bool, wi
         return Searcher.from_tesserae_la()
     if tess:
         bench = _benchmark(dataset, sources) if with_benchmark else None
-        return Searcher.from_tess(tess_files(tess), with_benchmark=bench, retriever=retriever)
+        return Searcher.from_tess(tess, with_benchmark=bench, retriever=retriever)
     return Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
-
-
-def tess_files(given: list[Path]) -> list[Path]:
-    """What each ``--tess`` names: a file, or a folder whose ``.tess`` files are all read (in name order)."""
-    files, missing = [], []
-    for path in (p.expanduser() for p in given):
-        if path.is_dir():
-            found = sorted(path.glob("*.tess"))
-            if not found:
-                raise LatinIntertextError(f"{path} is a folder with no .tess file in it; give .tess files, or a folder that holds them.")
-            files += found
-        elif path.is_file():
-            files.append(path)
-        else:
-            missing.append(str(path))
-    if missing:
-        raise LatinIntertextError(f"No such file or folder: {', '.join(missing)}.")
-    return files
 
 
 def print_listed(console: Console, note: str, lines: list[str]) -> None:
@@ -93,6 +75,7 @@ def print_report(console: Console, report, what: str) -> None:
     left_out = report.left_out()
     print_listed(console, f"skipped {len(left_out)} line(s) of {what}:", left_out)
     print_listed(console, f"kept {len(report.duplicates)} duplicate citation(s) of {what} under ~N ids:", report.duplicates)
+    print_listed(console, f"ignored {len(report.ignored)} file(s) in the folder(s) given, each with why:", report.ignored)
 
 
 def _rich(segments) -> str:

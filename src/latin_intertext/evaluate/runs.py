@@ -21,13 +21,11 @@ from pathlib import Path
 from typing import Collection
 
 from latin_intertext.benchmark import Run
-from latin_intertext.errors import InputError, not_utf8
+from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
 from latin_intertext.evaluate.metrics import ranked
 
 FORMAT_HINT = "Each line must be `qid Q0 docid rank score tag` (6 whitespace-separated fields, integer rank, numeric score)."
 ORDER_HINT = "Documents are ranked by score alone, as trec_eval does; the rank column is not used. Write scores that fall as the rank rises."
-# Byte-order marks of encodings that are not UTF-8, longest first (UTF-32-LE's starts with UTF-16-LE's).
-_OTHER_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,9 +186,7 @@ def read_trec_run(path: Path | str, query_ids: Collection[str] | None = None, do
 def _decode(raw: bytes, path: Path, lineno: int) -> str:
     """One line as text; a UTF-8 byte-order mark on line 1 is dropped, a UTF-16/32 one named with the fix."""
     if lineno == 1:
-        for bom, encoding in _OTHER_BOMS:
-            if raw.startswith(bom):
-                raise InputError(f"{path}:1: starts with a {encoding} byte-order mark ({bom.hex(' ').upper()}): the file is {encoding}, not UTF-8", hint=f"Convert it to UTF-8: `iconv -f {encoding} -t UTF-8 RUN > RUN.utf8`.")
+        refuse_other_bom(str(path), raw, "RUN", "RUN.utf8")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -117,9 +117,8 @@ def pair_feature_matrix(index: "LineIndex", query: "Unit", docs: np.ndarray) -> 
     q_first = np.array([p[0] for p in q.positions], dtype=np.int64)
 
     q_words_matched = (shared.astype(np.float32) @ q_at.astype(np.float32) > 0).sum(axis=1)  # BLAS: integer products are not
-    t_words = np.zeros((n_rows, int(line_words.max(initial=0)) + 1), dtype=bool)
-    t_words[rows, pos] = True
-    t_words_matched = t_words.sum(axis=1)
+    word_rows, word_labels, word_pos = _matched_words(rows, ks, pos)
+    t_words_matched = np.bincount(word_rows, minlength=n_rows)
 
     tess, d_t, d_s = _tesserae(q, shared, t_count, t_first, q_count, q_first, (q_words_matched >= 2) & (t_words_matched >= 2))
     freq_shared = np.where(shared, q.freq[None, :], np.inf).min(axis=1, initial=np.inf)
@@ -138,7 +137,7 @@ def pair_feature_matrix(index: "LineIndex", query: "Unit", docs: np.ndarray) -> 
         d_s,
         t_words_matched,
         np.where(np.isfinite(freq_shared), freq_shared, 0.0),
-        _ordered_pairs(q, shared, rows, ks, pos, t_words.shape[1]),
+        _ordered_pairs(q, shared, word_rows, word_labels, word_pos),
         edge,
         sedes,
         np.full(n_rows, float(q.n_words)),
@@ -191,7 +190,18 @@ def _two_largest(shared: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np
     return masked[:, 0], (masked[:, 1] if shared.shape[1] > 1 else np.zeros(shared.shape[0]))
 
 
-def _ordered_pairs(q: QueryLemmas, shared, rows, ks, pos, n_line_words: int) -> np.ndarray:
+def _matched_words(rows, ks, pos) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each line's matched words once (row, label, position), labelled with the last of their shared lemmas in the
+    query's order: computed over the occurrences, not over every word of the lines, so a long line costs no more."""
+    if not len(rows):
+        return rows, ks, pos
+    order = np.lexsort((ks, pos, rows))
+    r, p, k = rows[order], pos[order], ks[order]
+    last = np.r_[(r[1:] != r[:-1]) | (p[1:] != p[:-1]), True]  # the word's last occurrence holds its largest lemma
+    return r[last], k[last], p[last]
+
+
+def _ordered_pairs(q: QueryLemmas, shared, word_rows, word_labels, word_pos) -> np.ndarray:
     """How many neighbouring matched words of the query come in the same order in the line.
 
     Each matched word is labelled with one of its shared lemmas, the last in the query's order where a word has
@@ -202,12 +212,10 @@ def _ordered_pairs(q: QueryLemmas, shared, rows, ks, pos, n_line_words: int) -> 
     for k in range(n_lemmas):
         for p in q.positions[k]:
             q_label[:, p] = np.where(shared[:, k], k, q_label[:, p])
-    t_label = np.full((n_rows, n_line_words), -1, dtype=np.int64)
-    np.maximum.at(t_label, (rows, pos), ks)
-    first = np.full((n_rows, n_lemmas + 1), n_line_words, dtype=np.int64)  # column n_lemmas: no label
-    labelled = t_label >= 0
-    np.minimum.at(first, (np.nonzero(labelled)[0], t_label[labelled]), np.nonzero(labelled)[1])
-    present = first[:, :n_lemmas] < n_line_words
+    never = np.iinfo(np.int64).max
+    first = np.full((n_rows, n_lemmas), never, dtype=np.int64)
+    np.minimum.at(first, (word_rows, word_labels), word_pos)
+    present = first < never
     matched = q_label >= 0
     previous = np.maximum.accumulate(np.where(matched, np.arange(q_label.shape[1])[None, :], -1), axis=1)
     previous = np.concatenate([np.full((n_rows, 1), -1), previous[:, :-1]], axis=1)  # the matched word before each
@@ -226,8 +234,9 @@ def _phrases(q: QueryLemmas, rows, ks, pos, n_rows: int) -> tuple[np.ndarray, np
     n_lemmas = len(q.names)
     q_gap = _query_gaps(q)
     best_idf, best_gap, close = np.zeros(n_rows), np.full(n_rows, float(NO_GAP)), np.zeros(n_rows)
-    first, second = _pairs_within_rows(rows)
-    keep = (ks[first] < ks[second]) & (pos[first] != pos[second])
+    first, second = _pairs_within_reach(rows, pos, NO_GAP)
+    first, second = np.where(ks[first] < ks[second], first, second), np.where(ks[first] < ks[second], second, first)
+    keep = (ks[first] != ks[second]) & (pos[first] != pos[second])
     first, second = first[keep], second[keep]
     if not len(first):
         return best_idf, best_gap, close
@@ -262,17 +271,23 @@ def _query_gaps(q: QueryLemmas) -> np.ndarray:
     return gap
 
 
-def _pairs_within_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every ordered pair (i, j), i != j, of occurrences in the same row."""
-    order = np.argsort(rows, kind="stable")
-    sizes = np.bincount(rows, minlength=int(rows.max(initial=-1)) + 1)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    size_of = sizes[rows[order]]
-    first = np.repeat(np.arange(len(order)), size_of)
-    offset = np.arange(len(first)) - np.repeat(np.cumsum(size_of) - size_of, size_of)
-    second = starts[rows[order]][first] + offset
-    pairs = first != second
-    return order[first[pairs]], order[second[pairs]]
+def _pairs_within_reach(rows: np.ndarray, pos: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every unordered pair of occurrences in the same row standing under ``reach`` words apart: farther pairs make
+    no phrase (:data:`NO_GAP`), and leaving them out keeps a long line that repeats the query's words from costing
+    the square of its length. One offset at a time in (row, position) order, until no pair is in reach."""
+    order = np.lexsort((pos, rows))
+    r, p = rows[order], pos[order]
+    firsts, seconds = [], []
+    for offset in range(1, len(order)):
+        near = (r[offset:] == r[:-offset]) & (p[offset:] - p[:-offset] < reach)
+        if not near.any():
+            break
+        at = np.flatnonzero(near)
+        firsts.append(order[at])
+        seconds.append(order[at + offset])
+    if not firsts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(firsts), np.concatenate(seconds)
 
 
 def _query_position(q: QueryLemmas, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

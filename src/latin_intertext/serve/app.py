@@ -29,7 +29,7 @@ from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.explain import line_segments, query_segments
 from latin_intertext.serve.index import SPARSE_RETRIEVER
-from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher
+from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list
 
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -120,11 +120,12 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         error = InvalidRequest("Invalid request: " + "; ".join(problems), problems, hint="Each endpoint's parameters are listed at /docs.")
         path = request.url.path
         if path == "/" or path == "/upload" or path.startswith("/upload/"):  # the search page keeps its form and the passage typed into it
+            error = InvalidRequest(error.summary)  # said once, for a reader of the page rather than of the API
             params = request.query_params if request.method == "GET" else await _form_or_empty(request)
             upload_id = path.removeprefix("/upload/") if path.startswith("/upload/") else None
             upload_id = upload_id if upload_id in held else None
             return page(
-                request, "search.html", error.status_code, q=params.get("q", ""), authors=_authors(params.getlist("author")) if path == "/" else [], k=10,
+                request, "search.html", error.status_code, q=params.get("q", ""), authors=author_list(params.getlist("author")) if path == "/" else [], k=10,
                 results=None, error=_error_body(error), upload_id=upload_id, uploaded=held.get(upload_id) if upload_id else None,
                 upload_authors=", ".join(params.getlist("author")) if path != "/" else "",
             )
@@ -180,14 +181,14 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             return page(request, "search.html", q="", authors=author, k=k, results=None)
         q = latin.composed(q)  # as the search reads it, so that the highlighted offsets fit
         try:
-            hits = searcher.search(q, k=_one_more(k), authors=_authors(author) or None)
+            hits = searcher.search(q, k=_one_more(k), authors=author_list(author) or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), q=q, authors=author, k=k, results=None, error=_error_body(exc))
         return page(request, "search.html", q=q, authors=author, k=k, results=view(hits[:k], q), more=_more_url("/", q, author, k, len(hits)))
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload_page(
-        request: Request, files: list[UploadFile] = File(...), q: str = Form(...), k: int = Form(10), author: str = Form(""), with_benchmark: bool = Form(False)
+        request: Request, files: list[UploadFile] = File(...), q: str = Form(""), k: int = Form(10), author: str = Form(""), with_benchmark: bool = Form(False)
     ):
         try:
             upload_id = await _hold_upload(files, with_benchmark)
@@ -206,7 +207,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         try:
             user = held_upload(upload_id)
             context.update(uploaded=user, upload_id=upload_id)
-            hits = user.search(q, k=_one_more(k), authors=_authors([author]) or None)
+            hits = user.search(q, k=_one_more(k), authors=author_list([author]) or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), results=None, error=_error_body(exc), **context)
         return page(request, "search.html", results=view(hits[:k], q), more=_more_url(f"/upload/{upload_id}", q, author, k, len(hits)), **context)
@@ -240,14 +241,14 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
         author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
     ) -> dict:
-        return searcher.payload(q, searcher.search(q, k=k, authors=_authors(author) or None))
+        return searcher.payload(q, searcher.search(q, k=k, authors=author_list(author) or None))
 
     @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)")
     def api_search_post(body: SearchRequest) -> dict:
-        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=_authors(body.authors) or None))
+        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=author_list(body.authors) or None))
 
     @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter")
-    def api_authors() -> list[dict]:
+    def apiauthor_list() -> list[dict]:
         return [{"key": key, "name": name} for key, name in searcher.authors()]
 
     @app.get("/api/lines/{doc_id}", tags=["search"], summary="A line and its neighbours")
@@ -275,13 +276,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)")
     async def api_upload(
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
-        q: Annotated[str, Form(description="The Latin passage.")],
+        q: Annotated[str, Form(description="The Latin passage.")] = "",
         k: Annotated[int, Form(ge=1, le=MAX_K)] = 10,
         author: Annotated[str, Form(description=AUTHOR_HELP)] = "",
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
         """The answer's `upload_id` searches the same files again without sending them (`GET /api/upload/{upload_id}/search`)."""
-        return upload_payload(await _hold_upload(files, with_benchmark), q, k, _authors([author]))
+        return upload_payload(await _hold_upload(files, with_benchmark), q, k, author_list([author]))
 
     @app.get(
         "/api/upload/{upload_id}/search",
@@ -295,7 +296,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
         author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
     ) -> dict:
-        return upload_payload(upload_id, q, k, _authors(author))
+        return upload_payload(upload_id, q, k, author_list(author))
 
     def upload_payload(upload_id: str, q: str, k: int, authors: list[str]) -> dict:
         user = held_upload(upload_id)
@@ -368,14 +369,6 @@ def _more_url(path: str, q: str, author: str | list[str], k: int, found: int) ->
     if found <= k:
         return None
     return f"{path}?{urlencode({'q': q, 'author': author, 'k': min(2 * k, MAX_K)}, doseq=True)}"
-
-
-def _authors(values: Sequence[str] | str | None) -> list[str]:
-    """The authors asked for, given one way or another: repeated, comma-separated (a form's text box) or one string;
-    every endpoint reads them so."""
-    if isinstance(values, str):
-        values = [values]
-    return [a.strip() for value in values or () for a in value.split(",") if a.strip()]
 
 
 async def _form_or_empty(request: Request):

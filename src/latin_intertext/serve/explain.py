@@ -70,27 +70,24 @@ class _Matches:
     kind (*abest* ~ *abest* a form, *abest* ~ *absit* a lemma, not both under the stronger)."""
 
     def __init__(self) -> None:
-        self.groups: dict[tuple[str, str], tuple[list[latin.Token], list[latin.Token]]] = {}
+        self.groups: dict[tuple[str, str], tuple[dict[int, latin.Token], dict[int, latin.Token]]] = {}  # words by position
         self.used_query: set[int] = set()
         self.used_line: set[int] = set()
 
     def add(self, lemma: str, kind: str, query: list[latin.Token], line: list[latin.Token]) -> None:
-        q, ln = self.groups.setdefault((lemma, kind), ([], []))
-        q.extend(t for t in query if t not in q)
-        ln.extend(t for t in line if t not in ln)
+        q, ln = self.groups.setdefault((lemma, kind), ({}, {}))
+        for side, tokens in ((q, query), (ln, line)):
+            for t in tokens:
+                side.setdefault(t.position, t)
         self.used_query.update(t.position for t in query)
         self.used_line.update(t.position for t in line)
 
     def result(self) -> list[MatchedWord]:
         out = [
-            MatchedWord(lemma, kind, lemma in FUNCTION_LEMMAS, tuple(map(_span, sorted(q, key=_position))), tuple(map(_span, sorted(ln, key=_position))))
+            MatchedWord(lemma, kind, lemma in FUNCTION_LEMMAS, tuple(_span(q[p]) for p in sorted(q)), tuple(_span(ln[p]) for p in sorted(ln)))
             for (lemma, kind), (q, ln) in self.groups.items()
         ]
         return sorted(out, key=lambda m: (m.weak, KINDS.index(m.kind), m.line[0].position))
-
-
-def _position(t: latin.Token) -> int:
-    return t.position
 
 
 def _by(tokens: list[latin.Token], key) -> dict[str, list[latin.Token]]:

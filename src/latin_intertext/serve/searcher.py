@@ -39,6 +39,7 @@ from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, IndexMeta, SparseLemmaBM25, index_dir, load_index, save_index
 from latin_intertext.sources.tesserae_la import ignored_note, pinned_files
+from latin_intertext.sources.tess import TessPaths, tess_paths
 
 # The project's best retriever (the learned ranker registers the alias "best"); bm25-lemma while its model is not trained.
 DEFAULT_RETRIEVER = "best"
@@ -182,8 +183,20 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "._" else "_" for c in name)
 
 
+def author_list(values: Sequence[str] | str | None) -> list[str]:
+    """The authors asked for, given one way or another: repeated, comma-separated (a form's text box) or one string;
+    the Python API, the CLI and every endpoint read them so."""
+    if isinstance(values, str):
+        values = [values]
+    return [a.strip() for value in values or () for a in value.split(",") if a.strip()]
+
+
 def validate_query(text: str, k: int = 10, names: frozenset[str] = frozenset()) -> list[latin.Token]:
     """The query's tokens (``names`` read as names wherever they stand), or a :class:`QueryError` saying what is wrong with it."""
+    if text is not None and not isinstance(text, str):
+        raise QueryError(f"The passage must be a string of Latin text, not {type(text).__name__}.")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise QueryError(f"k must be a whole number between 1 and {MAX_K}, not {k!r}.")
     if text is None or not text.strip():
         raise QueryError("The passage is empty: paste at least one Latin word.")
     if len(text) > MAX_QUERY_CHARS:
@@ -296,9 +309,12 @@ class Searcher:
         return cls.from_benchmark(benchmark_from_sources(sources), retriever)
 
     @classmethod
-    def from_tess(cls, paths: Sequence[Path | str], with_benchmark: Benchmark | None = None, retriever: str | None = None, displays: Sequence[str] | None = None) -> "Searcher":
-        """Users' own ``.tess`` files (malformed lines raise :class:`InputError` naming file:line), optionally beside the benchmark's corpus."""
-        corpus = tess_corpus(paths, bench=with_benchmark, name="tess+benchmark" if with_benchmark else "tess", displays=displays)
+    def from_tess(cls, paths: Path | str | Sequence[Path | str], with_benchmark: Benchmark | None = None, retriever: str | None = None, displays: Sequence[str] | None = None) -> "Searcher":
+        """Users' own ``.tess`` files, or folders of them (malformed lines raise :class:`InputError` naming file:line),
+        optionally beside the benchmark's corpus; a folder's other files are listed in ``corpus.report.ignored``."""
+        given = tess_paths(paths) if displays is None else TessPaths(list(map(Path, paths)), [])
+        corpus = tess_corpus(given.files, bench=with_benchmark, name="tess+benchmark" if with_benchmark else "tess", displays=displays)
+        corpus.report.ignored += given.ignored
         return cls.from_corpus(corpus, retriever, with_benchmark)
 
     @classmethod
@@ -327,13 +343,14 @@ class Searcher:
             scores = np.where(mask, scores, -np.inf)
         return top_k(self.retriever.doc_ids, scores, k)
 
-    def search(self, text: str, k: int = 10, authors: Sequence[str] | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
+    def search(self, text: str, k: int = 10, authors: Sequence[str] | str | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
         """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours; word offsets
-        are into ``latin.composed(text)``, the passage as the payload shows it."""
-        text = latin.composed(text)
+        are into ``latin.composed(text)``, the passage as the payload shows it. ``authors``: keys or names, as a list,
+        one string or a comma-separated one."""
+        text = latin.composed(text) if isinstance(text, str) else text
         names = self.retriever.names
         tokens = validate_query(text, k, names)
-        mask = self.corpus.author_mask(authors)
+        mask = self.corpus.author_mask(author_list(authors) or None)
         hits: list[Hit] = []
         for doc_id, score in self.scores(text, k + LOOK_PAST_K, mask).items():
             if len(hits) == k:

@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
-from latin_intertext.errors import InputError, not_utf8
+from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
 
 _CITATION = re.compile(r"^<(?P<tag>[^<>]*?)\s*(?P<locus>[^\s<>]+)>(?P<sep>[\t ]+|$)(?P<text>.*)$")
+# Lines end at a line feed, a carriage return or both, and nowhere else: str.splitlines() also breaks at a form feed
+# or U+0085 (what a mis-converted "…" becomes), which would cut a verse and misnumber every later line.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 
 # Tesserae abbreviations of the authors whose keys the benchmark uses.
@@ -88,12 +92,13 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
     result = TessText(name)
     problems: list[str] = []
     seen: dict[str, int] = {}
-    data = path.read_bytes()
+    data = read_bytes(path, name)
+    refuse_other_bom(name, data, "FILE.tess", "FILE.utf8.tess")
     try:
         raw = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise not_utf8(name, data, exc, "Save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE.tess > FILE.utf8.tess`).") from None
-    for lineno, line in enumerate(raw.splitlines(), start=1):
+    for lineno, line in enumerate(split_lines(raw), start=1):
         line = line.lstrip("\ufeff") if lineno == 1 else line
         if not line.strip():
             result.skipped.append(Skipped(name, lineno, "blank line"))
@@ -101,6 +106,12 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
         m = _CITATION.match(line)
         if not m:
             problems.append(f"{name}:{lineno}: no <citation> followed by a tab or space: {line[:60]!r}")
+            continue
+        if not m["tag"] and not any(c.isdigit() for c in m["locus"]):
+            problems.append(f"{name}:{lineno}: citation <{m['locus']}> has no locus (e.g. <lucr. 1.1>)")
+            continue
+        if (inner := _CITATION.match(m["text"])) and inner["tag"] == m["tag"]:
+            problems.append(f"{name}:{lineno}: two citations on one line, <{m['tag']} {m['locus']}> and <{inner['tag']} {inner['locus']}>: a line break lost?")
             continue
         if require_book_line and not _BOOK_LINE.match(m["locus"]):
             problems.append(f"{name}:{lineno}: citation locus {m['locus']!r} is not BOOK.LINE (e.g. <verg. aen. 1.1>)")
@@ -127,6 +138,55 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
             hint="Each line must read '<author. work BOOK.LINE>' then a tab or a space, then the verse.",
         )
     return result
+
+
+@dataclass(frozen=True)
+class TessPaths:
+    """The files a list of paths names (a folder's ``.tess`` files at any depth, in name order) and each other file
+    found in those folders, which is not read but listed (``path: reason``) so that nothing is left out unsaid."""
+
+    files: list[Path]
+    ignored: list[str]
+
+
+def tess_paths(given: Path | str | Sequence[Path | str]) -> TessPaths:
+    """What each path names: a file, or a folder whose ``.tess`` files (any case: ``.TESS``; in subfolders too) are read."""
+    files: list[Path] = []
+    ignored: list[str] = []
+    missing: list[str] = []
+    for path in (Path(p).expanduser() for p in ([given] if isinstance(given, (str, Path)) else given)):
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".tess" and not p.is_dir())
+            if not found:
+                raise InputError(f"{path}: a folder with no .tess file in it", hint="Give .tess files, or a folder that holds them.")
+            files += found
+            ignored += [f"{p}: not a .tess file" for p in sorted(path.rglob("*")) if p.is_file() and p.suffix.lower() != ".tess"]
+        elif path.exists() or path.is_symlink():
+            files.append(path)
+        else:
+            missing.append(str(path))
+    if missing:
+        raise InputError(f"No such file or folder: {', '.join(missing)}", hint="Give the path of a .tess file or of a folder that holds them.")
+    return TessPaths(files, ignored)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a file's text, broken at line ends only (:data:`_LINE_BREAK`); a final line end makes no empty line."""
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def read_bytes(path: Path, name: str) -> bytes:
+    """A file's bytes, or an error naming it and the system's reason (a broken link, a folder, no permission)."""
+    try:
+        return path.read_bytes()
+    except IsADirectoryError:
+        raise InputError(f"{name}: is a folder, not a .tess file", hint="Give the folder itself to read every .tess file in it, or rename it.") from None
+    except FileNotFoundError:
+        reason = "a link to a file that does not exist" if path.is_symlink() else "no such file"
+        raise InputError(f"{name}: {reason}", hint="Give the path of an existing .tess file, or remove the broken link.") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot be read ({exc.strerror or exc})", hint="Check the file's permissions (e.g. `chmod u+r FILE.tess`).") from None
 
 
 def author_key(tess_index: str) -> str:

@@ -34,7 +34,7 @@ from latin_intertext import latin
 from latin_intertext.errors import InputError
 from latin_intertext.paths import data_home
 from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
-from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess
+from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess, split_lines
 
 COLLECTION = "tesserae-la"
 CACHE_VERSION = 2  # bump when the cache's format changes (latin.LEMMATISER_VERSION covers the lemmas)
@@ -79,7 +79,7 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
             raise
         malformed = list(exc.problems)
         bad = {int(m.group(1)) for p in malformed if (m := _PROBLEM_LINE.search(p[len(name) :] if p.startswith(name) else p))}
-        raw = path.read_text(encoding="utf-8").splitlines()
+        raw = split_lines(path.read_text(encoding="utf-8"))
         with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=True) as tmp:
             tmp.write("\n".join("" if i in bad else line for i, line in enumerate(raw, start=1)))
             tmp.flush()
