@@ -714,3 +714,14 @@ def test_pairs_of_occurrences_are_those_within_reach_and_grow_with_the_line_not_
     n = 9000
     first, second = _pairs_within_reach(np.zeros(n, dtype=np.int64), np.arange(n), 99)
     assert len(first) == sum(min(98, n - 1 - i) for i in range(n))
+
+
+def test_stage_one_cuts_ties_by_a_checksum_of_the_text_never_by_corpus_order():
+    """At a cut among equal values, the lines taken depend on their text, not on which author the corpus lists first."""
+    from latin_intertext.retrieve.ranker import _top
+
+    values = np.array([0.0, 2.0, 1.0, 1.0, 1.0, 1.0])
+    text_order = np.array([0, 0, 40, 30, 20, 10])
+    assert _top(values, 3, text_order).tolist() == [1, 5, 4]
+    assert _top(values, 3, np.array([0, 0, 10, 20, 30, 40])).tolist() == [1, 2, 3]
+    assert sorted(_top(values, 9, text_order).tolist()) == [1, 2, 3, 4, 5]  # fewer than n: every positive line

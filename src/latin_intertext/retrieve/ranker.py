@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
@@ -148,6 +149,7 @@ class EvidenceRanker(LearnedRetriever):
         self._last_first: tuple[str | None, np.ndarray | None] = (None, None)
         authors = sorted({d.author for d in lines.lines})
         self._author_code = np.array([authors.index(d.author) for d in lines.lines], dtype=np.float32)
+        self._text_order = np.array([zlib.crc32(d.text.encode("utf-8")) for d in lines.lines], dtype=np.int64)
 
     def index_like(self, other: "EvidenceRanker") -> "EvidenceRanker":
         """Share ``other``'s corpus index instead of building it again (it holds no labels), with caches of its
@@ -188,9 +190,10 @@ class EvidenceRanker(LearnedRetriever):
         """Stage 1: the union of each channel's top lines and the neighbours of the best of them."""
         col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
         first = first_stage_score(dense) if first is None else first
-        picks = [_top(first, self.n_candidates), _top(col["char_cos"], self.n_char_candidates), _top(col["form_idf_sum"], self.n_char_candidates)]
-        picks.append(_top(col["theme_cos"], self.n_theme_candidates))  # all 0 without vectors: no pick
-        best = _top(first, self.n_neighbour_seeds)
+        order = self._text_order
+        picks = [_top(first, self.n_candidates, order), _top(col["char_cos"], self.n_char_candidates, order), _top(col["form_idf_sum"], self.n_char_candidates, order)]
+        picks.append(_top(col["theme_cos"], self.n_theme_candidates, order))  # all 0 without vectors: no pick
+        best = _top(first, self.n_neighbour_seeds, order)
         picks += [self._lines.prev[best], self._lines.next[best]]
         cand = np.unique(np.concatenate(picks))
         return cand[cand >= 0]
@@ -207,7 +210,7 @@ class EvidenceRanker(LearnedRetriever):
             key = [base[:, ALL_FEATURES.index(f)] for f in RELATIVE_OF]
             ranks = np.column_stack([_rank_fraction(v) for v in key] + [_gap_to_best(v) for v in key]) if len(cand) else np.zeros((0, len(RELATIVE)))
             self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None], self._extra_columns(text, query, cand)]))
-            self._tail[text] = _tail(first, cand, TAIL_DEPTH)
+            self._tail[text] = _tail(first, cand, TAIL_DEPTH, self._text_order)
             self._last_first = (text, first)
         return self._cache[text]
 
@@ -390,12 +393,14 @@ def first_stage_score(dense: np.ndarray) -> np.ndarray:
     return col["word_idf_sum"] + 0.5 * col["stem_idf_sum"] + 0.3 * col["nb_word_idf"]
 
 
-def _tail(first: np.ndarray, cand: np.ndarray, depth: int) -> np.ndarray:
-    """The best ``depth`` lines by stage 1 that are not candidates, best first."""
+def _tail(first: np.ndarray, cand: np.ndarray, depth: int, text_order: np.ndarray) -> np.ndarray:
+    """The best ``depth`` lines by stage 1 that are not candidates, best first. Lines equal by stage 1 come in the
+    order of a checksum of their text (``text_order``), which says nothing of who wrote them: in corpus order,
+    the first author in the corpus (Vergil, in the benchmark) would come first in every tie."""
     rest = first.copy()
     rest[cand] = 0
-    top = _top(rest, depth)
-    return top[np.lexsort((top, -rest[top]))]
+    top = _top(rest, depth, text_order)
+    return top[np.lexsort((top, text_order[top], -rest[top]))]
 
 
 def _rank_fraction(values: np.ndarray) -> np.ndarray:
@@ -410,8 +415,10 @@ def _gap_to_best(values: np.ndarray) -> np.ndarray:
     return (values.max() - values).astype(np.float32)
 
 
-def _top(values: np.ndarray, n: int) -> np.ndarray:
+def _top(values: np.ndarray, n: int, text_order: np.ndarray) -> np.ndarray:
+    """The ``n`` lines of highest positive value; at the cut, lines of equal value are taken in the order of
+    ``text_order`` (a checksum of their text), never by where they stand in the corpus."""
     positive = np.flatnonzero(values > 0)
     if len(positive) <= n:
         return positive
-    return positive[np.argpartition(-values[positive], n - 1)[:n]]
+    return positive[np.lexsort((positive, text_order[positive], -values[positive]))[:n]]
