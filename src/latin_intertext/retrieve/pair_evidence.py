@@ -235,7 +235,8 @@ def _phrases(q: QueryLemmas, rows, ks, pos, n_rows: int) -> tuple[np.ndarray, np
     q_gap = _query_gaps(q)
     best_idf, best_gap, close = np.zeros(n_rows), np.full(n_rows, float(NO_GAP)), np.zeros(n_rows)
     first, second = _pairs_within_reach(rows, pos, NO_GAP)
-    first, second = np.where(ks[first] < ks[second], first, second), np.where(ks[first] < ks[second], second, first)
+    in_order = ks[first] < ks[second]
+    first, second = np.where(in_order, first, second), np.where(in_order, second, first)
     keep = (ks[first] != ks[second]) & (pos[first] != pos[second])
     first, second = first[keep], second[keep]
     if not len(first):

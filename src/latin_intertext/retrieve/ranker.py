@@ -421,4 +421,6 @@ def _top(values: np.ndarray, n: int, text_order: np.ndarray) -> np.ndarray:
     positive = np.flatnonzero(values > 0)
     if len(positive) <= n:
         return positive
-    return positive[np.lexsort((positive, text_order[positive], -values[positive]))[:n]]
+    cut = np.partition(values[positive], len(positive) - n)[len(positive) - n]  # the n-th largest value
+    above, tied = positive[values[positive] > cut], positive[values[positive] == cut]
+    return np.concatenate([above, tied[np.lexsort((tied, text_order[tied]))[: n - len(above)]]])
