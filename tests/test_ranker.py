@@ -725,3 +725,4 @@ def test_stage_one_cuts_ties_by_a_checksum_of_the_text_never_by_corpus_order():
     assert _top(values, 3, text_order).tolist() == [1, 5, 4]
     assert _top(values, 3, np.array([0, 0, 10, 20, 30, 40])).tolist() == [1, 2, 3]
     assert sorted(_top(values, 9, text_order).tolist()) == [1, 2, 3, 4, 5]  # fewer than n: every positive line
+    assert _top(values, 0, text_order).tolist() == []  # a channel asked for no lines gives none

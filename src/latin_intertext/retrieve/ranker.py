@@ -419,8 +419,8 @@ def _top(values: np.ndarray, n: int, text_order: np.ndarray) -> np.ndarray:
     """The ``n`` lines of highest positive value; at the cut, lines of equal value are taken in the order of
     ``text_order`` (a checksum of their text), never by where they stand in the corpus."""
     positive = np.flatnonzero(values > 0)
-    if len(positive) <= n:
-        return positive
+    if len(positive) <= n or n <= 0:
+        return positive[: max(n, 0)]
     cut = np.partition(values[positive], len(positive) - n)[len(positive) - n]  # the n-th largest value
     above, tied = positive[values[positive] > cut], positive[values[positive] == cut]
     return np.concatenate([above, tied[np.lexsort((tied, text_order[tied]))[: n - len(above)]]])
