@@ -64,6 +64,14 @@ def test_lexicon_needs_j_and_gives_every_candidate():
     assert lexicon.lookup("zzqxw") == set()
 
 
+def test_the_reflexive_se_is_not_a_form_of_sum():
+    """Whitaker's paradigm of *sum* parses *se* as an infinitive; the reflexive must not meet every *est*."""
+    lexicon = CandidateLemmas()
+    assert lexicon.lookup("se") == {"sui"}
+    assert "sum" not in latin.lemma_candidates("se")
+    assert "sum" in latin.lemma_candidates("est") and "sum" in latin.lemma_candidates("esse")
+
+
 def test_lexicon_does_not_strip_enclitics_itself():
     lexicon = CandidateLemmas()
     assert lexicon.lookup("atque") == {"atque"}

