@@ -67,6 +67,7 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
     assert report["retriever"] == "external.run" and report["config"]["run_file"] == str(path)
     captured = capsys.readouterr()
     assert "nDCG@10" in captured.out and "by target author" in captured.out
+    assert squash("a query counts under every author of its relevant lines, with its other authors' relevant lines taken out of its run") in squash(captured.out)
     assert "no results for 49 queries" in captured.err
     assert all(q in squash(captured.err) for q in report["queries_missing_from_run"])
 
@@ -137,6 +138,7 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     assert ndcg["ci95"][0] > 0  # the whole interval of A - B above 0
     printed = capsys.readouterr().out
     assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
+    assert "≤0.0010" in squash(printed)  # p at the floor of 1000 resamples is a bound, printed as the ranker report prints it
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from math import log2
 import numpy as np
 import pytest
 
-from latin_intertext.evaluate.breakdown import doc_author, per_author, per_span_length, qrels_for_author, span_bucket
+from latin_intertext.evaluate.breakdown import doc_author, per_author, per_span_length, qrels_for_author, run_for_author, span_bucket
 from latin_intertext.evaluate.metrics import METRICS, evaluate_run, ranked
 from latin_intertext.evaluate.runs import read_trec_run
 
@@ -92,17 +92,31 @@ def test_per_author_keeps_only_that_authors_lines(benchmark):
         kept = qrels_for_author(benchmark.qrels, author)
         assert all(doc_author(d) == author for docs in kept.values() for d in docs)
         assert set(kept[some_q]) == {d for d in benchmark.qrels[some_q] if doc_author(d) == author}
-    # the run is untouched: another author's relevant lines ranked above count against an author
+    # another author's relevant lines ranked above cost nothing: a perfect run is perfect for every author
     perfect = {q: {d: 1.0 for d in docs} for q, docs in benchmark.qrels.items()}  # ties: vergil > statius > ovid > lucan
     scores = {a: e.main_score for a, e in per_author(perfect, benchmark.qrels).items()}
-    assert set(scores) == {"lucan", "ovid", "statius", "vergil"}
-    assert scores["vergil"] == pytest.approx(1.0) and scores["lucan"] < 1.0
+    assert scores == pytest.approx({"lucan": 1.0, "ovid": 1.0, "statius": 1.0, "vergil": 1.0})
     for author in scores:
         only = {q: {d: 1.0 for d in docs if doc_author(d) == author} for q, docs in benchmark.qrels.items()}
         by_author = per_author(only, benchmark.qrels)
         assert by_author[author].main_score == pytest.approx(1.0)
         assert all(e.main_score == 0.0 for a, e in by_author.items() if a != author)
         assert len(by_author[author].query_ids) == sum(1 for docs in benchmark.qrels.values() if any(doc_author(d) == author for d in docs))
+
+
+def test_per_author_treats_other_authors_relevant_lines_as_unjudged():
+    """q1 finds its Vergil line first and its Lucan line second: under Lucan, the Vergil line is taken out of q1's
+    run (found, not wrong), while a line relevant to no query (statius-1-1) still counts against Lucan in q2."""
+    qrels = {"q1": {"vergil-1-1": 1, "lucan-1-1": 1}, "q2": {"lucan-1-2": 1}}
+    run = {"q1": {"vergil-1-1": 3.0, "lucan-1-1": 2.0, "ovid-1-1": 1.0}, "q2": {"statius-1-1": 2.0, "vergil-1-1": 1.5, "lucan-1-2": 1.0}}
+    assert run_for_author(run, qrels, "lucan") == {"q1": {"lucan-1-1": 2.0, "ovid-1-1": 1.0}, "q2": run["q2"]}  # vergil-1-1 is not q2's
+    by_author = per_author(run, qrels)
+    assert set(by_author) == {"lucan", "vergil"}  # a query counts under each author holding one of its relevant lines
+    assert by_author["lucan"].query_ids == ("q1", "q2") and by_author["vergil"].query_ids == ("q1",)
+    lucan = by_author["lucan"].query_rows()
+    assert lucan["q1"]["ndcg_at_10"] == pytest.approx(1.0)  # 1 / log2(3) when the Vergil hit counted against it
+    assert lucan["q2"]["ndcg_at_10"] == pytest.approx(1 / log2(4))  # two non-relevant lines above: rank 3
+    assert by_author["vergil"].main_score == pytest.approx(1.0)
 
 
 def test_per_span_length_partitions_the_queries(benchmark):

@@ -232,6 +232,30 @@ def test_leaderboard_rows_of_run_files_are_told_apart_and_keep_the_table_whole(d
     assert "thescoresof2queriesdonotfollowtheirranks" in squash(capsys.readouterr().err)
 
 
+class _SilentOnS(_Positional):
+    """No result for a query whose text starts with *s*, as a retriever that finds nothing (Tesserae) has."""
+
+    def score_all(self, text):
+        return np.full(len(self._scores), -np.inf) if text.startswith("s") else self._scores
+
+
+def test_evaluate_save_run_names_the_queries_a_run_file_cannot_list(dataset_dir, monkeypatch, tmp_path, capsys):
+    """A query with no result gets no line: `evaluate --run` scores it 0, but MTEB would average without it."""
+    from latin_intertext.benchmark import load_benchmark
+
+    monkeypatch.setitem(REGISTRY, "fake-silent", RetrieverSpec("fake-silent", _SilentOnS, "test double"))
+    silent = sorted(q.id for q in load_benchmark(dataset_dir).queries if q.text.startswith("s"))
+    assert silent
+    saved = tmp_path / "silent.run"
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-silent", "--k", "10", "--resamples", "100", "--save-run", str(saved)]) == 0
+    err = squash(capsys.readouterr().err)
+    assert squash(f"note: {len(silent)} queries have no results ({', '.join(silent)}); a TREC run file cannot list them") in err
+    assert squash("(MTEB) would leave them out; `latin-intertext evaluate --run` scores them 0.") in err
+    assert not set(silent) & {line.split()[0] for line in saved.read_text().splitlines()}
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-silent", "--k", "10", "--resamples", "100"]) == 0
+    assert "note:" not in capsys.readouterr().err  # nothing saved, nothing to note
+
+
 # -- 5 and 8. run files that are not UTF-8, or empty ---------------------------
 
 
@@ -275,3 +299,77 @@ def test_evaluate_run_with_save_run_is_refused(tmp_path, capsys):
     err = squash(capsys.readouterr().err)
     assert "--save-runappliesto--retrieveronly" in err and squash(str(run)) in err
     assert not (tmp_path / "x.run").exists()
+
+
+# -- 9. the ranker report says what each of its figures is ---------------------
+
+
+def _report(ablation) -> dict:
+    """A ranker report by hand: three rows tested against the full model, the oracle's at the resampling floor."""
+    from latin_intertext.evaluate.stats import holm
+
+    floor = 1 / 10_001
+    tested = [("without phrases", -0.02, 0.04), ("settings: 75 trees", 0.001, 0.8), (ablation.ORACLE_LABEL, 0.1, floor)]
+    figures = {m: 0.5 for m in ablation.REPORTED}
+    rows = [{"variant": "full model (no author prior)", **figures}]
+    rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h}}
+             for (v, d, p), h in zip(tested, holm([p for _, _, p in tested]))]
+    return {
+        "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ablation.REPORTED},
+        "candidate_recall": 0.8252, "candidate_recall_per_query": 0.8469,
+        "gold_by_evidence": [{"evidence": "shares two or more of the query's words", "lines": 10, "share": 1.0, "found_at_100": 0.9, "commonest_words": []}],
+        "ablation": rows,
+        "learning_curve": [{"fraction": 0.25, "training_queries": 112.0, "share": 112 / 385.6, **figures, "range": {m: [0.4, 0.6] for m in ablation.REPORTED}},
+                           {"fraction": 1.0, "training_queries": 385.6, "share": 1.0, **figures}],
+        "baselines": {"bm25": figures}, "best_baseline": "bm25",
+        "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329}],
+        "skipped": [],
+    }
+
+
+def test_ranker_report_corrects_the_variants_p_for_the_rows_tested_and_bounds_p_at_the_floor():
+    from latin_intertext.evaluate import ablation
+
+    markdown = ablation.to_markdown(_report(ablation))
+    assert "| variant | nDCG@10 | difference [95% CI], paired p | Holm p | Recall@100 | MAP | Recall@1000 |" in markdown
+    assert "| without phrases | 0.5000 | -0.0200 [-0.0300, -0.0100], p = 0.0400 | 0.0800 | 0.5000 |" in markdown  # 0.04 x 2
+    assert "| settings: 75 trees | 0.5000 | +0.0010 [-0.0090, +0.0110], p = 0.8000 | 0.8000 |" in markdown
+    assert f"| {ablation.ORACLE_LABEL} | 0.5000 | +0.1000 [+0.0900, +0.1100], p ≤ 0.0001 | ≤ 0.0003 |" in markdown  # 3 / 10,001, a bound
+    assert "| full model (no author prior) | 0.5000 |  |  | 0.5000 |" in markdown
+    assert "Holm p: the paired p corrected for the 3 rows tested against the first (Holm-Bonferroni)" in markdown
+    assert "| ≤ 0.0001 | 0.0329 |" in markdown and "< 0.0001" not in markdown  # as `compare` prints it
+
+
+def test_ranker_report_gives_the_candidate_recall_of_lines_and_of_queries():
+    from latin_intertext.benchmark import Benchmark, Query
+    from latin_intertext.evaluate import ablation
+
+    class Stage1:
+        doc_ids = ["a", "b", "c", "d"]
+
+        def _features(self, text):
+            return (np.array([0, 1]) if text == "one" else np.array([2])), None
+
+    queries = [Query("q1", "one", 1, 1, 1, "[]", 3), Query("q2", "two", 1, 5, 5, "[]", 1)]
+    bench = Benchmark([], queries, {"q1": {"a": 1, "c": 1, "d": 1}, "q2": {"c": 1}})
+    assert ablation.candidate_recall(Stage1(), bench) == pytest.approx((2 / 4, (1 / 3 + 1) / 2))  # lines pooled; per query, as Recall@k
+    markdown = ablation.to_markdown(_report(ablation))
+    assert ("Candidate recall (stage 1 ceiling): 0.8252 of the relevant lines; 0.8469 as a mean over queries, "
+            "the ceiling of Recall@100 and Recall@1000 from the reranked candidates.") in markdown
+
+
+def test_learning_curve_gives_the_share_drawn_beside_its_target(benchmark, monkeypatch):
+    """Whole span groups overshoot the target share: the table shows the share the model learned from."""
+    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate.cv import grouped_folds, training_ids
+
+    monkeypatch.setattr(ablation, "out_of_fold", lambda *args, **kwargs: {})  # the figures do not matter here, the sizes do
+    folds = grouped_folds(benchmark.queries, 5)
+    curve = ablation.learning_curve(None, benchmark, folds, {m: 0.5 for m in ablation.REPORTED}, (0.25, 0.5))
+    whole = np.mean([len(training_ids(benchmark, fold)) for fold in folds])
+    assert [row["fraction"] for row in curve] == [0.25, 0.5, 1.0] and curve[-1]["share"] == 1.0
+    for row in curve[:-1]:
+        assert row["share"] == pytest.approx(row["training_queries"] / whole) and row["share"] > row["fraction"]
+    markdown = ablation.to_markdown({**_report(ablation), "learning_curve": curve})
+    assert f"| {curve[0]['training_queries']:.0f} | {curve[0]['share']:.0%} |" in markdown and "| 25% |" not in markdown
+    assert "whole span groups can overshoot the targets of 25%, 50%" in markdown

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from latin_intertext.errors import InputError
-from latin_intertext.evaluate.runs import read_run_file, read_trec_run, write_trec_run
+from latin_intertext.evaluate.runs import read_run_file, read_trec_run, unlisted_queries, write_trec_run
 
 from conftest import FIXTURES
 
@@ -22,6 +22,12 @@ def test_round_trip_keeps_scores_and_writes_trec_order(tmp_path):
     assert lines[0] == f"q1 Q0 x 1 {0.1 + 0.2!r} my_run"
     assert [line.split()[2] for line in lines[1:]] == ["c", "b", "a"]  # ties by doc id descending
     assert [line.split()[3] for line in lines[1:]] == ["1", "2", "3"]
+
+
+def test_queries_without_results_cannot_be_listed_in_a_run_file(tmp_path):
+    run = {"q1": {"a": 1.0}, "q2": {}}
+    assert unlisted_queries(run, ["q3", "q1", "q2"]) == ["q2", "q3"]  # empty, or never answered: no line for either
+    assert set(read_trec_run(write_trec_run(run, tmp_path / "r.run"))) == {"q1"}
 
 
 def test_toy_run_is_read():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
-from latin_intertext.evaluate.stats import bootstrap_ci, paired_bootstrap_p, paired_test, randomization_test
+from latin_intertext.evaluate.stats import bootstrap_ci, format_p, holm, paired_bootstrap_p, paired_test, randomization_test
 
 
 def test_bootstrap_ci_matches_scipy_percentile_interval():
@@ -47,3 +47,19 @@ def test_paired_test_reports_difference_and_interval():
     assert t.p_randomization < 0.001 and t.p_bootstrap < 0.001
     with pytest.raises(ValueError):
         paired_test("map", a, b[:-1])
+
+
+def test_holm_adjusts_by_rank_and_keeps_the_order():
+    # sorted: 0.005 x 4 = 0.02, 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 = 0.04 -> 0.06 (never below a smaller p's)
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])  # capped at 1
+    assert holm([0.02]) == pytest.approx([0.02]) and holm([]) == []
+
+
+def test_p_at_the_resampling_floor_is_printed_as_a_bound():
+    assert format_p(1 / 10_001) == "≤ 0.0001"  # no resample as extreme: p can only be bounded
+    assert format_p(2 / 10_001) == "0.0002" and format_p(0.0329) == "0.0329"
+    assert format_p(1 / 1001, 1000) == "≤ 0.0010" and format_p(1 / 1001) == "0.0010"  # the floor depends on the resamples
+    assert format_p(20 / 10_001, raw=1 / 10_001) == "≤ 0.0020"  # adjusted from a bound, still a bound (rounded up)
+    p = randomization_test(np.random.default_rng(5).normal(0.2, 0.1, size=200), 5000)
+    assert format_p(p, 5000) == "≤ 0.0002"

@@ -12,15 +12,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from latin_intertext.benchmark import Benchmark, load_benchmark
+from latin_intertext.benchmark import Benchmark, Run, load_benchmark
 from latin_intertext.cli import app, console, write_and_say
 from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation
 from latin_intertext.evaluate.report import RunReport, build_report, run_notes
-from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, write_trec_run
-from latin_intertext.evaluate.stats import RESAMPLES, SEED, paired_test
+from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, unlisted_queries, write_trec_run
+from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p, paired_test
 from latin_intertext.outputs import beside, check_outputs, write_json
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
@@ -51,6 +51,16 @@ def warn_missing(evaluation: Evaluation, source: str) -> None:
         _warn(f"no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source}; they score 0: {', '.join(missing)}.")
 
 
+def note_unlisted(run: Run, bench: Benchmark) -> None:
+    """Say which queries a saved run leaves out: other tools read a run file's queries as the ones asked."""
+    if unlisted := unlisted_queries(run, (q.id for q in bench.queries)):
+        console.print(
+            f"note: {len(unlisted)} queries have no results ({escape(', '.join(unlisted))}); a TREC run file cannot list them, so a tool that "
+            "averages over the run's queries (MTEB) would leave them out; `latin-intertext evaluate --run` scores them 0.",
+            highlight=False,
+        )
+
+
 @contextmanager
 def _progress(description: str, total: int) -> Iterator:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as bar:
@@ -69,6 +79,9 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}"
 
 
+AUTHOR_CAPTION = "a query counts under every author of its relevant lines, with its other authors' relevant lines taken out of its run"
+
+
 def print_report(report: RunReport) -> None:
     table = Table(title=f"{report.retriever} on {len(report.evaluation.query_ids)} queries")
     table.add_column("metric")
@@ -78,8 +91,9 @@ def print_report(report: RunReport) -> None:
         ci = report.ci95.get(name)
         table.add_row(metric.label or name, _fmt(report.metrics[name]), f"[{_fmt(ci.low)}, {_fmt(ci.high)}]" if ci else "")
     out.print(table)
-    for title, groups in (("target author", report.per_author), ("VF span length (lines)", report.per_span_length)):
-        sub = Table(title=f"by {title}")
+    breakdowns = (("target author", report.per_author, AUTHOR_CAPTION), ("VF span length (lines)", report.per_span_length, None))
+    for title, groups, caption in breakdowns:
+        sub = Table(title=f"by {title}", caption=caption)
         sub.add_column(title)
         sub.add_column("queries", justify="right")
         for key in ("ndcg_at_10", "map", "recall_at_10", "recall_at_100"):
@@ -127,6 +141,8 @@ def evaluate(
     warn_missing(report.evaluation, source)
     print_report(report)
     write_and_say((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
+    if save_run:
+        note_unlisted(scored, bench)
 
 
 @app.command()
@@ -152,7 +168,7 @@ def compare(
     for col in ("metric", "A", "B", "A - B", "95% CI", "p (randomization)", "p (bootstrap)"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for t in tests:
-        table.add_row(METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]", f"{t.p_randomization:.4f}", f"{t.p_bootstrap:.4f}")
+        table.add_row(METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]", format_p(t.p_randomization, resamples), format_p(t.p_bootstrap, resamples))
     out.print(table)
     data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
             "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},

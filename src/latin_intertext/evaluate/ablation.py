@@ -19,7 +19,7 @@ from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.cv import Fold, grouped_folds, out_of_fold, training_ids
 from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
-from latin_intertext.evaluate.stats import bootstrap_ci, paired_test
+from latin_intertext.evaluate.stats import at_floor, bootstrap_ci, format_p, holm, paired_test
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
@@ -93,18 +93,21 @@ def learning_curve(
     """How the out-of-fold figures grow with the gold the ranker learns from: each fold's model fitted on a share
     of the training folds' queries (whole span groups, each share drawn once per seed of ``LEARNING_SEEDS``, which the
     report's text counts; means reported), the test folds unchanged; ``full`` (the model's own figures) is the last
-    point. Would more gold like this reach the targets?"""
+    point. Would more gold like this reach the targets?
+
+    Each row keeps the target ``fraction`` and the ``share`` drawn (mean training queries over the full folds'
+    mean): whole groups overshoot the target, and the share drawn is what the figures were learned from."""
+    whole = float(np.mean([len(training_ids(bench, fold)) for fold in folds]))
     rows = []
     for fraction in fractions:
         draws = [evaluate_run(out_of_fold(ranker, bench, folds, train_fraction=fraction, seed=seed), bench.qrels).means for seed in LEARNING_SEEDS]
-        sizes = [len(training_ids(bench, fold, fraction, seed)) for seed in LEARNING_SEEDS for fold in folds]
+        size = float(np.mean([len(training_ids(bench, fold, fraction, seed)) for seed in LEARNING_SEEDS for fold in folds]))
         rows.append({
-            "fraction": fraction, "training_queries": float(np.mean(sizes)),
+            "fraction": fraction, "training_queries": size, "share": size / whole,
             **{m: float(np.mean([d[m] for d in draws])) for m in REPORTED},
             "range": {m: [min(d[m] for d in draws), max(d[m] for d in draws)] for m in REPORTED},
         })
-    sizes = [len(training_ids(bench, fold)) for fold in folds]
-    return rows + [{"fraction": 1.0, "training_queries": float(np.mean(sizes)), **{m: full[m] for m in REPORTED}}]
+    return rows + [{"fraction": 1.0, "training_queries": whole, "share": 1.0, **{m: full[m] for m in REPORTED}}]
 
 
 ORACLE_LABEL = "oracle, not a retriever: full model + which query words the gold phrases quote"
@@ -135,16 +138,19 @@ class QuotedWordsOracle(EvidenceRanker):
         return word_idf_sum(self._lines, query, self._quoted.get(text, frozenset()))[cand, None]
 
 
-def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> float:
-    """Share of relevant lines that stage 1 puts among the candidates: the reranker's ceiling."""
-    found = total = 0
+def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> tuple[float, float]:
+    """What stage 1 puts among the candidates, the reranker's ceiling: the share of all relevant lines, and the mean
+    over queries of each query's share, which bounds Recall@k from the candidates as Recall@k is a mean over queries."""
+    found, total = [], []
     for q in bench.queries:
-        cand, _ = ranker._features(q.text)
-        ids = {ranker.doc_ids[i] for i in cand}
-        relevant = bench.qrels.get(q.id, {})
-        total += len(relevant)
-        found += sum(d in ids for d in relevant)
-    return found / total if total else 0.0
+        relevant = [d for d, r in bench.qrels.get(q.id, {}).items() if r > 0]
+        if relevant:
+            ids = {ranker.doc_ids[i] for i in ranker._features(q.text)[0]}
+            found.append(sum(d in ids for d in relevant))
+            total.append(len(relevant))
+    if not total:
+        return 0.0, 0.0
+    return sum(found) / sum(total), float(np.mean(np.divide(found, total)))
 
 
 ONE_WORD_BANDS = (20, 100)  # how many corpus lines hold the one shared word: the line's competitors
@@ -255,6 +261,8 @@ def ranker_report(
     for row in rows[1:]:  # each variant against the full model, query by query
         test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED])
         row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization}
+    for row, p in zip(rows[1:], holm([row["vs_full"]["p_randomization"] for row in rows[1:]])):
+        row["vs_full"]["p_holm"] = p  # corrected for every row tested, the oracle's included
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
     baseline_scores = {}
     for name in baselines or registered_baselines():
@@ -270,9 +278,11 @@ def ranker_report(
         raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
     best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
     tests = [paired_test(m, main_eval.per_query[m], baseline_scores[best].per_query[m]) for m in REPORTED]
+    pooled, per_query = candidate_recall(plain, bench)
     return {
         "folds": [f.describe() for f in folds],
-        "candidate_recall": candidate_recall(plain, bench),
+        "candidate_recall": pooled,
+        "candidate_recall_per_query": per_query,
         "gold_by_evidence": gold_by_evidence(plain, bench, main),
         "metrics": main_eval.means,
         "ci95": {m: (c.low, c.high) for m, c in ci.items()},
@@ -291,15 +301,9 @@ def registered_baselines() -> list[str]:
     return [spec.name for spec in load_all().values() if spec.baseline]
 
 
-def _p(value: float) -> str:
-    """A p-value; at the resampling floor 1/(10,000 + 1) it can only be bounded."""
-    return "< 0.0001" if value < 1.5e-4 else f"{value:.4f}"
-
-
 def _p_clause(value: float) -> str:
-    """"= 0.0123", or "< 0.0001" at the resampling floor."""
-    text = _p(value)
-    return text if text.startswith("<") else f"= {text}"
+    """"= 0.0123", or "≤ 0.0001" at the resampling floor."""
+    return format_p(value) if at_floor(value) else f"= {format_p(value)}"
 
 
 def _words(counted: list) -> str:
@@ -315,7 +319,8 @@ def to_markdown(report: dict) -> str:
         "|---|---|---|",
     ]
     lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] |" for k in REPORTED]
-    lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f}", ""]
+    lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f} of the relevant lines; "
+              f"{report['candidate_recall_per_query']:.4f} as a mean over queries, the ceiling of Recall@100 and Recall@1000 from the reranked candidates.", ""]
     lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 | commonest shared words |", "|---|---|---|---|---|"]
     lines += [
         f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g['found_at_100']:.1%} | {_words(g.get('commonest_words', []))} |" if g["lines"] else f"| {g['evidence']} | 0 | | | |"
@@ -323,22 +328,28 @@ def to_markdown(report: dict) -> str:
     ]
     now, ceiling = lexical_ceiling(report["gold_by_evidence"])
     lines += ["", f"Relevant lines in the top 100: {now:.1%}; with every line that shares a query word there (the rest as now): {ceiling:.1%}.", ""]
-    lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|"]
+    lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|"]
     for row in report["ablation"]:
         test = row.get("vs_full")
         delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
-        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
+        adjusted = format_p(test["p_holm"], raw=test["p_randomization"]) if test else ""
+        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {adjusted} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
+    if tested := sum("vs_full" in row for row in report["ablation"]):
+        lines += ["", f"Holm p: the paired p corrected for the {tested} rows tested against the first (Holm-Bonferroni), "
+                  f"so the rows whose Holm p is below 0.05 differ from it at 5% with all {tested} tests taken together."]
     if report.get("learning_curve"):
+        targets = ", ".join(f"{row['fraction']:.0%}" for row in report["learning_curve"][:-1])
         lines += ["", "Learning curve: each fold's model fitted on a share of the training folds' queries (whole span groups, "
-                  f"{len(LEARNING_SEEDS)} random draws per share, mean [lowest, highest]), the test folds unchanged:", ""]
+                  f"{len(LEARNING_SEEDS)} random draws per share, mean [lowest, highest]), the test folds unchanged; "
+                  f"share: the training queries drawn over the full folds' (whole span groups can overshoot the targets of {targets}):", ""]
         lines += ["| training queries per fold | share | nDCG@10 | Recall@100 |", "|---|---|---|---|"]
         for row in report["learning_curve"]:
             spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
-            lines.append(f"| {row['training_queries']:.0f} | {row['fraction']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
+            lines.append(f"| {row['training_queries']:.0f} | {row['share']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
     for t in report["paired_tests"]:
-        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {_p(t['p_randomization'])} | {_p(t['p_bootstrap'])} |")
+        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} |")
     if report.get("skipped"):
         lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report["skipped"]) + "."]
     return "\n".join(lines) + "\n"

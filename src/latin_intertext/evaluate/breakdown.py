@@ -1,7 +1,9 @@
 """Where a retriever succeeds: scores per target author and per length of the query span.
 
-Per author, the qrels keep only that author's relevant lines and queries left with none are dropped;
-the run is untouched, so another author's lines ranked above count against the author's score.
+Per author, a query counts under every author that holds one of its relevant lines and is scored on that
+author's relevant lines alone. Its relevant lines of other authors are taken out of its run first (unjudged,
+as in a condensed list, for those lines only), so a correct hit on another author costs nothing; any other
+line ranked above still counts against the author.
 """
 
 from __future__ import annotations
@@ -32,8 +34,15 @@ def authors(qrels: Qrels) -> list[str]:
     return sorted({doc_author(d) for docs in qrels.values() for d in docs})
 
 
+def run_for_author(run: Run, qrels: Qrels, author: str) -> Run:
+    """``run`` without each query's relevant lines of other authors: right answers, which ``author``'s qrels
+    alone would count as wrong ones."""
+    others = {q: {d for d, r in docs.items() if r > 0 and doc_author(d) != author} for q, docs in qrels.items()}
+    return {q: {d: s for d, s in docs.items() if d not in others.get(q, ())} for q, docs in run.items()}
+
+
 def per_author(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS) -> dict[str, Evaluation]:
-    return {a: evaluate_run(run, qrels_for_author(qrels, a), metrics) for a in authors(qrels)}
+    return {a: evaluate_run(run_for_author(run, qrels, a), qrels_for_author(qrels, a), metrics) for a in authors(qrels)}
 
 
 def span_groups(queries: Iterable[Query]) -> dict[str, set[str]]:

@@ -43,7 +43,8 @@ def span_groups(queries: list[Query], min_gap: int = 3) -> list[list[Query]]:
 
 def sample_groups(queries: list[Query], fraction: float, seed: int = 0, min_gap: int = 3) -> list[str]:
     """Ids of whole span groups drawn at random until they hold ``fraction`` of ``queries`` (at least one group):
-    a smaller training set that still never splits neighbouring VF lines."""
+    a smaller training set that still never splits neighbouring VF lines, and so holds at least ``fraction``
+    (more by up to the last group drawn)."""
     if not 0 < fraction <= 1:
         raise ValueError(f"fraction must be in (0, 1], not {fraction}")
     groups = span_groups(queries, min_gap)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import attrgetter
 from pathlib import Path
-from typing import Collection
+from typing import Collection, Iterable
 
 from latin_intertext.benchmark import Run
 from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
@@ -192,6 +192,11 @@ def _decode(raw: bytes, path: Path, lineno: int) -> str:
     except UnicodeDecodeError as exc:
         raise not_utf8(str(path), raw, exc, "Save the run file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 RUN > RUN.utf8`).", lineno) from None
     return text.removeprefix("\ufeff") if lineno == 1 else text
+
+
+def unlisted_queries(run: Run, query_ids: Iterable[str]) -> list[str]:
+    """The queries a TREC run file of ``run`` leaves out, since it has no way to list a query without results."""
+    return sorted(q for q in query_ids if not run.get(q))
 
 
 def write_trec_run(run: Run, path: Path | str, tag: str = "latin-intertext") -> Path:

@@ -6,7 +6,9 @@ with weight matrices so that all metrics and all resamples are one matrix produc
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -93,3 +95,26 @@ def paired_test(metric: str, a: np.ndarray, b: np.ndarray, resamples: int = RESA
         randomization_test(diff, resamples, seed),
         paired_bootstrap_p(diff, resamples, seed),
     )
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the given order: each row of a table of tests can then be read
+    against 0.05 whatever the number of rows tested."""
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.maximum.accumulate(np.minimum(1.0, (p.size - np.arange(p.size)) * p[order]))
+    return adjusted.tolist()
+
+
+def at_floor(p: float, resamples: int = RESAMPLES) -> bool:
+    """Whether no resample was as extreme as observed: the add-one p-value 1/(N+1) then only bounds p."""
+    return p <= 1 / (resamples + 1) + 1e-12
+
+
+def format_p(p: float, resamples: int = RESAMPLES, raw: float | None = None) -> str:
+    """A p-value to 4 decimals, or a bound ("≤ 0.0001" for 10,000 resamples, rounded up) at the resampling floor.
+    ``raw``: the unadjusted p of an adjusted ``p``, which is a bound too when ``raw`` is at the floor."""
+    if at_floor(p if raw is None else raw, resamples):
+        return f"≤ {math.ceil(p * 10_000) / 10_000:.4f}"
+    return f"{p:.4f}"
