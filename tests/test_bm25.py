@@ -34,7 +34,7 @@ def test_search_equals_get_scores_then_top_k(indexed, benchmark):
         for qid, text in queries.items():
             terms = [retriever._vocab[w] for w in retriever._terms(text) if w in retriever._vocab]
             scores = retriever._model.get_scores(terms) if terms else np.zeros(len(retriever.doc_ids))
-            expected = {d: s for d, s in top_k(retriever.doc_ids, scores, k).items() if s > 0}
+            expected = top_k(retriever.doc_ids, scores, k, retriever.text_order, scores > 0)
             assert list(run[qid].items()) == list(expected.items()), f"{name} {qid} k={k}"
     assert run["nothing"] == {}
 

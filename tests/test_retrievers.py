@@ -11,7 +11,8 @@ import pytest
 
 from latin_intertext.benchmark import CorpusLine
 from latin_intertext.retrieve import make_retriever
-from latin_intertext.retrieve.tesserae import form_frequencies, pair_score, rare_pair_distance
+from latin_intertext.retrieve.base import text_order, top_k, untied
+from latin_intertext.retrieve.tesserae import StemFrequencies, form_frequencies, pair_score, rare_pair_distance
 
 from conftest import FIXTURES
 
@@ -110,12 +111,61 @@ def test_pair_needs_two_matched_tokens_and_two_forms_on_each_side():
     assert pair_score(two, two) == pytest.approx(math.log(4 / 4))
 
 
-def test_form_frequency_is_mean_lemma_frequency_in_the_text():
+def test_form_frequency_counts_every_token_sharing_a_lemma_once():
+    """v3's .freq_score_stem: cano (cano or canus) shares a lemma with both cano tokens and with canus, so 3 of 4
+    tokens, not the mean of its lemmas' counts ((2 + 3) / 2)."""
     text = [[("cano", frozenset({"cano", "canus"})), ("canis", frozenset({"canis"}))], [("cano", frozenset({"cano", "canus"})), ("canus", frozenset({"canus"}))]]
-    freqs = form_frequencies(text)  # 4 tokens; cano 2, canus 3, canis 1
-    assert freqs["cano"] == pytest.approx((2 + 3) / 2 / 4)
+    freqs = form_frequencies(text)
+    assert freqs["cano"] == pytest.approx(3 / 4)
     assert freqs["canus"] == pytest.approx(3 / 4)
     assert freqs["canis"] == pytest.approx(1 / 4)
+    stems = StemFrequencies(text)
+    assert stems.of(frozenset({"canus", "canis"})) == pytest.approx(4 / 4)  # a form the text never writes
+    assert stems.of(frozenset({"lupus"})) == pytest.approx(1 / 4)  # no token shares a lemma: counted once
+
+
+def _tesserae_on(lines: list[str]):
+    corpus = [CorpusLine(f"d{i}", t, "poeta", "carmen", 1, i + 1, f"<p. c. 1.{i + 1}>") for i, t in enumerate(lines)]
+    return make_retriever("tesserae", stopwords=0).index(corpus)
+
+
+def test_tesserae_weighs_a_passage_word_the_corpus_never_writes_by_its_lemma():
+    """*nautae* is not in the corpus; its frequency is that of the tokens of *nauta* (2 of 8), not a stand-in."""
+    retriever = _tesserae_on(["nauta ducit ratem", "nautam uidet", "ducit et fert"])
+    score = retriever.score_all("nautae ratem")[0]
+    # 1/f: nautae and nauta 8/2, ratem 8/1 on each side; d = 2 in the passage, 3 in the line
+    assert score == pytest.approx(math.log((8 / 2 + 8 / 1) * 2 / (2 + 3)))
+
+
+def test_tesserae_scores_a_passage_alike_alone_with_others_and_from_search():
+    retriever = make_retriever("tesserae", stopwords=0).index(_CORPUS_FOR_ISOLATION)
+    passage, other = "ratem nauta ducit per undas", "nauta nauta nauta ratem ratem ducit undas"
+    alone = retriever.search({"a": passage}, k=10)["a"]
+    together = retriever.search({"a": passage, "b": other}, k=10)["a"]
+    scores = retriever.score_all(passage)
+    assert alone == together
+    assert alone == pytest.approx({retriever.doc_ids[i]: float(scores[i]) for i in np.flatnonzero(np.isfinite(scores))}, rel=1e-6)
+
+
+_CORPUS_FOR_ISOLATION = [
+    CorpusLine(f"d{i}", t, "poeta", "carmen", 1, i + 1, f"<p. c. 1.{i + 1}>")
+    for i, t in enumerate(["ratem nauta ducit", "per undas ratem ducit nauta", "nauta canit in siluis", "undas ratem uidet"])
+]
+
+
+def test_tesserae_finds_matches_past_the_4096th_word_of_a_line():
+    long_line = " ".join(["uerbum"] * 4100) + " Aeneas Dido"
+    retriever = _tesserae_on([long_line, "nihil hic"])
+    assert np.isfinite(retriever.score_all("Aeneas et Dido")[0])
+
+
+def test_tesserae_says_when_the_passage_has_fewer_than_two_words_off_its_stop_list(mini_corpus):
+    retriever = make_retriever("tesserae", stopwords=1).index(mini_corpus)
+    assert retriever.stoplist == ["per"]
+    reason = retriever.no_hits_reason("per per arma")
+    assert "stop list" in reason and "per" in reason and "1 such word" in reason
+    assert retriever.no_hits_reason("arma uirum") is None
+    assert make_retriever("bm25").index(mini_corpus).no_hits_reason("per") is None
 
 
 def test_tesserae_drops_lines_with_one_match_and_scores_by_the_formula():
@@ -137,6 +187,48 @@ def test_tesserae_drops_lines_with_one_match_and_scores_by_the_formula():
 def test_tesserae_stoplist_is_the_most_frequent_lemmas(mini_corpus):
     retriever = make_retriever("tesserae", stopwords=1).index(mini_corpus)
     assert retriever.stoplist == ["per"]
+
+
+def test_untied_keeps_the_order_and_makes_every_score_distinct():
+    scores = np.array([3.0, 2.0, 2.0, 2.0, np.nextafter(2.0, -np.inf), 2.0 - 1e-9, 1.0])  # equal as 32-bit floats too
+    out = untied(scores)
+    assert np.all(np.diff(out.astype(np.float32)) < 0)
+    assert np.allclose(out, scores, rtol=1e-6, atol=0)
+    assert out[0] == 3.0 and out[1] == 2.0 and out[-1] == 1.0
+
+
+def test_trec_eval_ranks_a_run_in_the_order_top_k_gives():
+    """pytrec_eval compares scores as 32-bit floats and orders equal ones by doc id descending (here: z before a)."""
+    import pytrec_eval
+
+    lines = [CorpusLine(d, t, "x", "w", 1, 1, "") for d, t in [("z-1", "nox"), ("a-1", "lux")]]
+    order = text_order(lines)
+    scores = np.array([1.0, 1.0 + 1e-9])  # the relevant a-1 is ahead by less than a 32-bit step
+    run = top_k([d.id for d in lines], scores, 2, order)
+    assert list(run) == ["a-1", "z-1"]
+    result = pytrec_eval.RelevanceEvaluator({"q": {"a-1": 1}}, {"recip_rank"}).evaluate({"q": run})
+    assert result["q"]["recip_rank"] == 1.0
+
+
+def test_top_k_takes_tied_lines_by_their_text_not_by_corpus_order():
+    """trec_eval orders equal scores by doc id, which here begins with the author; a run's ties are decided before."""
+    texts = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    lines = [CorpusLine(f"{a}-1-{i}", t, a, "w", 1, i, "") for i, (a, t) in enumerate(zip(["vergil", "lucan", "ovid", "statius", "vergil"], texts))]
+    scores = np.array([1.0, 1.0, 1.0, 1.0, 2.0])
+    forward = top_k([d.id for d in lines], scores, 3, text_order(lines))
+    reversed_lines = lines[::-1]
+    backward = top_k([d.id for d in reversed_lines], scores[::-1], 3, text_order(reversed_lines))
+    assert list(forward) == list(backward)  # the same lines in the same order, whatever the corpus order
+    assert list(forward)[0] == "vergil-1-4" and len(set(forward.values())) == 3
+
+
+@pytest.mark.parametrize("name", ["bm25", "bm25-lemma", "charngram", "tesserae"])
+def test_baseline_runs_have_no_tied_scores(name, benchmark):
+    queries = dict(list(benchmark.query_texts.items())[:25])
+    run = make_retriever(name).index(benchmark.corpus).search(queries, k=1000)
+    for qid, docs in run.items():
+        values = np.array(list(docs.values()), dtype=np.float32)  # as trec_eval reads them
+        assert np.all(np.diff(values) < 0), f"{name} {qid}"
 
 
 # --- the real benchmark -------------------------------------------------------------------------

@@ -135,7 +135,7 @@ def search_command(
         for m in hit.matches:
             out.print("      " + _describe(m))
     if not hits:
-        out.print(searcher.no_hits_note())
+        out.print(searcher.no_hits_note(text))
 
 
 @app.command("index-tesserae")

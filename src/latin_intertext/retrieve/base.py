@@ -5,12 +5,18 @@ A retriever is an estimator in scikit-learn's manner: parameters are set in
 returns a run ``{query_id: {doc_id: score}}``. Learned retrievers also have
 ``fit(benchmark)``, which is given only the training queries and their qrels.
 Retrievers see query ids and texts only: never qrels, ``query_phrases`` or ``n_parallels``.
+
+Lines of equal score are ranked by a checksum of their text (:func:`text_order`), and a run's scores are strictly
+decreasing, as trec_eval reads them (:func:`untied`): trec_eval, and so pytrec_eval and MTEB, orders equal scores by doc id, and the
+benchmark's ids begin with the author, so ties would go to Vergil, the author of most parallels.
 """
 
 from __future__ import annotations
 
+import zlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
@@ -39,12 +45,21 @@ class Retriever(ABC):
     @abstractmethod
     def _index(self, corpus: Sequence[CorpusLine]) -> None: ...
 
+    @cached_property
+    def text_order(self) -> np.ndarray:
+        """The order in which lines of equal score are ranked (:func:`text_order` of the indexed corpus)."""
+        return text_order(self.corpus)
+
+    def no_hits_reason(self, text: str) -> str | None:
+        """Why no line can be found for ``text``, where the passage itself rules every line out; else None."""
+        return None
+
     def search(self, queries: Mapping[str, str], k: int = 100, progress: Callable[[int], None] | None = None) -> Run:
         """Top ``k`` documents per query. Subclasses implement ``score_all`` or override this."""
         run: Run = {}
         for qid, text in queries.items():
             scores = self.score_all(text)
-            run[qid] = top_k(self.doc_ids, scores, k)
+            run[qid] = top_k(self.doc_ids, scores, k, self.text_order)
             if progress:
                 progress(1)
         return run
@@ -64,16 +79,45 @@ class LearnedRetriever(Retriever):
     def fit(self, train: Benchmark) -> "LearnedRetriever": ...
 
 
-def top_k(doc_ids: Sequence[str], scores: np.ndarray, k: int) -> dict[str, float]:
-    """The ``k`` best-scoring documents with a positive or finite score, ties broken by corpus order."""
+def text_order(corpus: Sequence[CorpusLine]) -> np.ndarray:
+    """A checksum of each line's text, which says nothing of who wrote it: equal lines tie alike in any file."""
+    return np.array([zlib.crc32(d.text.encode("utf-8")) for d in corpus], dtype=np.int64)
+
+
+def top_indices(values: np.ndarray, n: int, order: np.ndarray, eligible: np.ndarray) -> np.ndarray:
+    """The ``n`` eligible lines of highest value: those above the cut in index order, then the lines tied at the cut
+    in ``order`` (:func:`text_order`)."""
+    pool = np.flatnonzero(eligible)
+    if len(pool) <= n or n <= 0:
+        return pool[: max(n, 0)]
+    cut = np.partition(values[pool], len(pool) - n)[len(pool) - n]  # the n-th largest value
+    above, tied = pool[values[pool] > cut], pool[values[pool] == cut]
+    return np.concatenate([above, tied[np.lexsort((tied, order[tied]))[: n - len(above)]]])
+
+
+def best_first(values: np.ndarray, lines: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``lines`` by value, highest first, equal values in ``order``."""
+    return lines[np.lexsort((lines, order[lines], -values[lines]))]
+
+
+def untied(scores: np.ndarray) -> np.ndarray:
+    """Best-first scores made strictly decreasing, each tie lowered by the smallest steps, so that trec_eval keeps the
+    order they come in instead of ordering equal scores by doc id. trec_eval reads scores as 32-bit floats, so the
+    scores are rounded to them and the steps are theirs (a change of under one part in ten million)."""
+    out = np.asarray(scores, dtype=np.float32).copy()
+    while len(ties := np.flatnonzero(out[1:] >= out[:-1]) + 1):  # again if a step met the next, lower score
+        for i in ties:
+            out[i] = min(out[i], np.nextafter(out[i - 1], np.float32(-np.inf)))
+    return out.astype(np.float64)
+
+
+def top_k(doc_ids: Sequence[str], scores: np.ndarray, k: int, order: np.ndarray, eligible: np.ndarray | None = None) -> dict[str, float]:
+    """The ``k`` best-scoring documents among ``eligible`` (default: a finite score), best first, equal scores in
+    ``order`` (:func:`text_order`) and made strictly decreasing (:func:`untied`)."""
     scores = np.asarray(scores, dtype=np.float64)
-    finite = np.isfinite(scores)
-    k = min(k, int(finite.sum()))
-    if k <= 0:
-        return {}
-    candidates = np.argpartition(-np.where(finite, scores, -np.inf), k - 1)[:k]
-    order = candidates[np.lexsort((candidates, -scores[candidates]))]
-    return {doc_ids[i]: float(scores[i]) for i in order}
+    eligible = np.isfinite(scores) if eligible is None else eligible
+    lines = best_first(scores, top_indices(scores, k, order, eligible), order)
+    return dict(zip([doc_ids[i] for i in lines], untied(scores[lines]).tolist()))
 
 
 @dataclass(frozen=True)

@@ -51,22 +51,11 @@ class BM25(Retriever):
         return [self._vocab[w] for w in self._terms(text) if w in self._vocab]
 
     def search(self, queries: Mapping[str, str], k: int = 100, progress: Callable[[int], None] | None = None) -> Run:
-        """Top ``k`` documents with a positive score per query: ``top_k(score_all)`` without the zeros.
-
-        Scoring a query with bm25s is cheap (a few sparse columns added); the cost is in ranking. A query
-        that matches at most ``k`` documents is ranked among those alone, in the order ``top_k`` gives
-        (score, then corpus order); one that matches more goes through ``top_k`` itself, so that which
-        documents tied at the cut are kept is exactly as before.
-        """
+        """Top ``k`` documents with a positive score per query: ``top_k(score_all)`` without the zeros."""
         run: Run = {}
         for qid, text in queries.items():
             scores = self.score_all(text)
-            matched = np.flatnonzero(scores > 0)
-            if len(matched) > k:
-                run[qid] = top_k(self.doc_ids, scores, k)
-            else:
-                order = matched[np.lexsort((matched, -scores[matched].astype(np.float64)))]
-                run[qid] = {self.doc_ids[i]: float(scores[i]) for i in order}
+            run[qid] = top_k(self.doc_ids, scores, k, self.text_order, scores > 0)
             if progress:
                 progress(1)
         return run

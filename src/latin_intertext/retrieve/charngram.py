@@ -54,7 +54,7 @@ class CharNgram(Retriever):
             dense = np.full(len(self.doc_ids), -np.inf)
             lo, hi = scores.indptr[row], scores.indptr[row + 1]
             dense[scores.indices[lo:hi]] = scores.data[lo:hi]
-            run[qid] = top_k(self.doc_ids, dense, k)
+            run[qid] = top_k(self.doc_ids, dense, k, self.text_order)
             if progress:
                 progress(1)
         return run

@@ -86,7 +86,7 @@ class Dense(Retriever):
         scores = self._encode([queries[q] for q in ids]) @ self._emb.T
         run = {}
         for row, qid in enumerate(ids):
-            run[qid] = top_k(self.doc_ids, scores[row], k)
+            run[qid] = top_k(self.doc_ids, scores[row], k, self.text_order)
             if progress:
                 progress(1)
         return run

@@ -123,8 +123,8 @@ class LineIndex:
             index.vocab[channel] = vocab
             index.matrices[channel] = matrix
             index.idf[channel] = np.log((n + 1) / (df + 1)).astype(np.float32)
-        for unit in index.units:
-            for lemma, positions in unit.terms["lemma"].items():
+        for unit in index.units:  # every candidate lemma of a word counts, as in Tesserae v3's stem counts
+            for lemma, positions in unit.terms["lemmaset"].items():
                 index.lemma_freq[lemma] = index.lemma_freq.get(lemma, 0) + len(positions)
         index.stop = frozenset(sorted(index.lemma_freq, key=lambda l: (-index.lemma_freq[l], l))[:N_STOP])
         index.postings = Postings.of([u.terms["lemmaset"] for u in index.units], index.vocab["lemmaset"])

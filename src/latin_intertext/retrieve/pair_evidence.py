@@ -153,8 +153,10 @@ def pair_feature_matrix(index: "LineIndex", query: "Unit", docs: np.ndarray) -> 
 
 
 def _tesserae(q: QueryLemmas, shared, t_count, t_first, q_count, q_first, scored) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Tesserae v3: log(sum over shared lemmas of their count on both sides / corpus frequency, over the distances
-    between the two rarest shared lemmas on each side); distances count words, both ends included."""
+    """Tesserae-style, not v3's own score (the ``tesserae`` retriever is that): log(sum over the shared lemmas of their
+    count on both sides / their corpus count, over the distances between the two rarest shared lemmas on each side);
+    distances count words, both ends included. Unlike v3 it sums per lemma, not per word, uses corpus counts on both
+    sides, and does not ask for two different forms; it is one piece of evidence among many, cheap over 500 lines."""
     n_rows, n_lemmas = shared.shape
     weight = np.zeros(n_rows)
     for k in range(n_lemmas):  # in the query's order, one column at a time: the same sums as the definition's

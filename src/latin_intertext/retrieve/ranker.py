@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
@@ -27,7 +26,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.latin import LEMMATISER_VERSION, require_lemmatiser
 from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import trained_model_path
-from latin_intertext.retrieve.base import LearnedRetriever, register
+from latin_intertext.retrieve.base import LearnedRetriever, best_first, register, text_order, top_indices, untied
 from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
 from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
 
@@ -149,7 +148,7 @@ class EvidenceRanker(LearnedRetriever):
         self._last_first: tuple[str | None, np.ndarray | None] = (None, None)
         authors = sorted({d.author for d in lines.lines})
         self._author_code = np.array([authors.index(d.author) for d in lines.lines], dtype=np.float32)
-        self._text_order = np.array([zlib.crc32(d.text.encode("utf-8")) for d in lines.lines], dtype=np.int64)
+        self._text_order = text_order(lines.lines)
 
     def index_like(self, other: "EvidenceRanker") -> "EvidenceRanker":
         """Share ``other``'s corpus index instead of building it again (it holds no labels), with caches of its
@@ -307,11 +306,12 @@ class EvidenceRanker(LearnedRetriever):
         run: Run = {}
         for qid, text in queries.items():
             cand, scores = self.score_candidates(text)
-            order = np.lexsort((cand, -scores))[:k]
-            run[qid] = {self.doc_ids[cand[i]]: float(scores[i]) for i in order}
+            order = best_first(scores, np.arange(len(cand)), self._text_order[cand])[:k]
             floor = float(scores.min()) if len(scores) else 0.0
             tail = self._tail[text][: max(k - len(order), 0)]
-            run[qid].update({self.doc_ids[j]: floor - 1.0 - r / len(tail) for r, j in enumerate(tail)})
+            lines = np.concatenate([cand[order], tail])
+            values = np.concatenate([scores[order], floor - 1.0 - np.arange(len(tail)) / max(len(tail), 1)])
+            run[qid] = dict(zip([self.doc_ids[j] for j in lines], untied(values).tolist()))
             if progress:
                 progress(1)
         return run
@@ -399,8 +399,7 @@ def _tail(first: np.ndarray, cand: np.ndarray, depth: int, text_order: np.ndarra
     the first author in the corpus (Vergil, in the benchmark) would come first in every tie."""
     rest = first.copy()
     rest[cand] = 0
-    top = _top(rest, depth, text_order)
-    return top[np.lexsort((top, text_order[top], -rest[top]))]
+    return best_first(rest, _top(rest, depth, text_order), text_order)
 
 
 def _rank_fraction(values: np.ndarray) -> np.ndarray:
@@ -418,9 +417,4 @@ def _gap_to_best(values: np.ndarray) -> np.ndarray:
 def _top(values: np.ndarray, n: int, text_order: np.ndarray) -> np.ndarray:
     """The ``n`` lines of highest positive value; at the cut, lines of equal value are taken in the order of
     ``text_order`` (a checksum of their text), never by where they stand in the corpus."""
-    positive = np.flatnonzero(values > 0)
-    if len(positive) <= n or n <= 0:
-        return positive[: max(n, 0)]
-    cut = np.partition(values[positive], len(positive) - n)[len(positive) - n]  # the n-th largest value
-    above, tied = positive[values[positive] > cut], positive[values[positive] == cut]
-    return np.concatenate([above, tied[np.lexsort((tied, text_order[tied]))[: n - len(above)]]])
+    return top_indices(values, n, text_order, values > 0)

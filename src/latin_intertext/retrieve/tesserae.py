@@ -22,34 +22,37 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
 
 - Lemmas: Tesserae's Latin stem dictionary is replaced by
   :func:`latin.lemma_candidates` (simplemma's lemma plus every Whitaker's Words lemma).
-- Frequencies: v3 scores with ``.freq_score_stem``, a form's frequency derived from its
-  stems; here ``f(form)`` is the mean, over the form's candidate lemmas, of the lemma's
-  relative frequency in the text (as ``stem_frequency`` in read_table.pl averages stems).
+- Frequencies are v3's ``.freq_score_stem`` (``Tesserae.pm``'s ``write_freq_score``): a form's count
+  is every token of the text that shares one or more candidate lemmas with it, each token once
+  (:class:`StemFrequencies`).
 - "Own text" of a corpus line is its work as a whole (e.g. the Aeneid: all books, as
-  ``select_file_freq`` maps ``.part.N`` to the whole work). The target's text, the
-  whole *Argonautica*, is not given to a retriever; its stand-in is the set of
-  distinct query texts passed to one :meth:`search` call (the query spans of book 1),
-  or, for :meth:`score_all` alone, the searched corpus.
-- Units: the target unit is a query span (one or more lines), not always one line.
+  ``select_file_freq`` maps ``.part.N`` to the whole work). The target's own text, the
+  whole *Argonautica* for the benchmark, is not given to a retriever, which sees only a passage; its stand-in is
+  the searched corpus, the same for every passage, so a passage scores the same searched alone, with others
+  or from the search page. A passage's form that the corpus never writes still has a frequency, from the
+  corpus's tokens that share a lemma with it.
+- Units: the target unit is a query span (one or more lines), not always one line; a
+  corpus unit is a line of its ``.tess`` file, in prose a section (v3 splits prose
+  texts into phrases, a unit this project does not have).
 - Stop list: the 10 most frequent lemmas of the searched corpus (v3: of its whole
   Latin corpus), counting every candidate lemma of each token. On the benchmark it is
   et, qui, sum, quis, in, hic, sui, edo, tu, non (``edo`` and ``sui`` ride on the
-  ambiguous ``est`` and ``sibi``/``se``, as v3's stem counts do).
+  ambiguous ``est`` and ``sibi``, as v3's stem counts do).
 - Tokens are latin.py's words with enclitics split off (v3 keeps -que on the form).
-- Ties between equally rare matched tokens (for the distance) are broken by position;
-  Perl's hash order leaves them arbitrary.
+- Ties between equally rare matched tokens (for the distance) go to the leftmost word, as in
+  ``read_table.pl``, which sorts the tokens by position before it sorts them by frequency.
 - Scores are not rounded to 3 decimals (v3's ``sprintf("%.3f")``), which only merges ties.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import AbstractSet, Mapping, Sequence
+from typing import AbstractSet, Sequence
 
 import numpy as np
 
 from latin_intertext import latin
-from latin_intertext.benchmark import CorpusLine, Run
+from latin_intertext.benchmark import CorpusLine
 from latin_intertext.retrieve.base import Retriever, register
 from latin_intertext.retrieve.postings import Postings
 
@@ -68,19 +71,33 @@ def candidate_lemma_counts(texts: Sequence[Sequence[tuple[str, frozenset[str]]]]
     return counts
 
 
-def form_frequencies(texts: Sequence[Sequence[tuple[str, frozenset[str]]]], lemma_counts: Counter[str] | None = None) -> dict[str, float]:
-    """Relative frequency of each form in a text: mean over its candidate lemmas of count(lemma) / tokens.
+class StemFrequencies:
+    """v3's frequency of a form in a text: the share of the text's tokens that have a candidate lemma in common with
+    the form, each token counted once ("the count for a word includes every occurrence of an inflected form with which
+    it shares one or more possible lemmata"). Any set of lemmas has one, so a form the text never writes has one too."""
 
-    ``lemma_counts`` is :func:`candidate_lemma_counts` of ``texts``, when the caller has it already."""
-    if lemma_counts is None:
-        lemma_counts = candidate_lemma_counts(texts)
-    n_tokens = max(sum(len(tokens) for tokens in texts), 1)
-    freqs: dict[str, float] = {}
-    for tokens in texts:
-        for form, lemmas in tokens:
-            if form not in freqs:
-                freqs[form] = sum(lemma_counts[l] for l in lemmas) / len(lemmas) / n_tokens if lemmas else 1 / n_tokens
-    return freqs
+    def __init__(self, texts: Sequence[Sequence[tuple[str, frozenset[str]]]]):
+        by_set = Counter(lemmas for tokens in texts for _form, lemmas in tokens)
+        self._counts = list(by_set.values())
+        self._sets_with: dict[str, list[int]] = defaultdict(list)  # lemma -> the lemma sets that hold it
+        for i, lemmas in enumerate(by_set):
+            for lemma in lemmas:
+                self._sets_with[lemma].append(i)
+        self.n_tokens = max(sum(self._counts), 1)
+        self._memo: dict[frozenset[str], float] = {}
+
+    def of(self, lemmas: frozenset[str]) -> float:
+        """The relative frequency of a form with these candidate lemmas (a count of at least 1)."""
+        if (known := self._memo.get(lemmas)) is None:
+            sets = {i for lemma in lemmas for i in self._sets_with.get(lemma, ())}
+            known = self._memo[lemmas] = max(sum(self._counts[i] for i in sets), 1) / self.n_tokens
+        return known
+
+
+def form_frequencies(texts: Sequence[Sequence[tuple[str, frozenset[str]]]]) -> dict[str, float]:
+    """Each form of ``texts`` with its relative frequency in them (:class:`StemFrequencies`)."""
+    stems = StemFrequencies(texts)
+    return {form: stems.of(lemmas) for tokens in texts for form, lemmas in tokens}
 
 
 def rare_pair_distance(positions: Sequence[int], inv_freqs: Sequence[float]) -> int:
@@ -133,9 +150,9 @@ class Tesserae(Retriever):
             by_work[(d.author, d.work)].append(i)
         inv_freq: list[list[float]] = [[] for _ in lines]
         for members in by_work.values():
-            freqs = form_frequencies([lines[i] for i in members])
+            stems = StemFrequencies([lines[i] for i in members])
             for i in members:
-                inv_freq[i] = [1.0 / freqs[form] for form, _ in lines[i]]
+                inv_freq[i] = [1.0 / stems.of(lemmas) for _form, lemmas in lines[i]]
         counts = candidate_lemma_counts(lines)
         self.stoplist = [l for l, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: self.stopwords]]
         stop = set(self.stoplist)
@@ -146,32 +163,32 @@ class Tesserae(Retriever):
         self._vocab = {lemma: i for i, lemma in enumerate(dict.fromkeys(l for by_lemma in positions for l in by_lemma))}
         self._postings = Postings.of(positions, self._vocab)
         self._stop = stop
-        self._corpus_freqs = form_frequencies(lines, counts)
-        self._target_freqs: dict[str, float] | None = None
+        self._target_stems = StemFrequencies(lines)  # the passage's frequencies: the searched corpus, for every passage
 
-    def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:
-        texts = {text: text_tokens(text) for text in dict.fromkeys(queries.values())}
-        self._target_freqs = form_frequencies(list(texts.values()))
-        try:
-            run = super().search(queries, k, progress)
-        finally:
-            self._target_freqs = None
-        return run
+    def no_hits_reason(self, text: str) -> str | None:
+        """Why nothing can match: fewer than two of the passage's words are outside the stop list."""
+        live = [form for form, lemmas in text_tokens(text) if lemmas - self._stop]
+        if len(live) >= 2:
+            return None
+        return (
+            f"Tesserae matches only words outside its stop list, the {len(self.stoplist)} commonest lemmas of the corpus "
+            f"({', '.join(self.stoplist)}); the passage has {len(live)} such word(s), and a line needs two."
+        )
 
     def score_all(self, text: str) -> np.ndarray:
         scores = np.full(len(self.doc_ids), -np.inf)
         query = text_tokens(text)
-        freqs = self._target_freqs if self._target_freqs is not None else self._corpus_freqs
-        q_inv = [1.0 / freqs.get(form, 1.0 / max(len(query), 1)) for form, _ in query]
+        q_inv = [1.0 / self._target_stems.of(lemmas) for _form, lemmas in query]
         keys = {l: p for l, p in _lemma_positions(query, self._stop).items() if l in self._vocab}  # lemma -> query token positions
         if not keys:
             return scores
         key_list = list(keys)
         every_line = np.arange(len(self.doc_ids))
         line_ids, key_of, positions = self._postings.occurrences([self._vocab[l] for l in key_list], every_line)
-        # Cheap filter: the source line needs >= 2 distinct matched tokens.
-        tokens = np.unique(line_ids * 4096 + positions)
-        per_line = np.bincount(tokens // 4096, minlength=len(self.doc_ids))
+        # Cheap filter: the source line needs >= 2 distinct matched tokens (a stride past the longest line's last word).
+        stride = int(positions.max()) + 1 if len(positions) else 1
+        tokens = np.unique(line_ids.astype(np.int64) * stride + positions)
+        per_line = np.bincount(tokens // stride, minlength=len(self.doc_ids))
         keep = per_line[line_ids] >= 2
         line_ids, positions, key_of = line_ids[keep], positions[keep], key_of[keep]
         order = np.argsort(line_ids, kind="stable")

@@ -150,7 +150,7 @@ class TunedWord2VecAlign(Word2VecAlign, LearnedRetriever):
         settings = [(t, w) for t in TUNING_GRID["threshold"] for w in TUNING_GRID["soft_weight"]]
 
         def train_ndcg(setting: tuple[float, float]) -> float:
-            run = {qid: top_k(self.doc_ids, self._score(a, *setting), TUNING_DEPTH) for qid, a in alignments.items()}
+            run = {qid: top_k(self.doc_ids, self._score(a, *setting), TUNING_DEPTH, self.text_order) for qid, a in alignments.items()}
             return evaluate_run(_matched(run), train.qrels).means["ndcg_at_10"]
 
         scores = [train_ndcg(s) for s in settings]

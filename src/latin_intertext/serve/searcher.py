@@ -341,7 +341,7 @@ class Searcher:
                 scores[self.corpus.index_of(doc_id)] = s
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
-        return top_k(self.retriever.doc_ids, scores, k)
+        return top_k(self.retriever.doc_ids, scores, k, self.retriever.text_order)
 
     def search(self, text: str, k: int = 10, authors: Sequence[str] | str | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
         """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours; word offsets
@@ -364,9 +364,10 @@ class Searcher:
             hits.append(Hit(len(hits) + 1, self.citation(i), line.text, float(score), matches, ctx))
         return hits
 
-    def no_hits_note(self) -> str:
-        """What an empty result means for this retriever (Tesserae needs two shared words, the others one)."""
-        return f"No line {self.retriever.hit_rule} the passage."
+    def no_hits_note(self, text: str = "") -> str:
+        """What an empty result for ``text`` means for this retriever (Tesserae needs two shared words outside its stop
+        list, the others one)."""
+        return (text and self.retriever.no_hits_reason(text)) or f"No line {self.retriever.hit_rule} the passage."
 
     def citation(self, i: int) -> Citation:
         d = self.corpus.lines[i]
