@@ -24,6 +24,20 @@ def test_round_trip_keeps_scores_and_writes_trec_order(tmp_path):
     assert [line.split()[3] for line in lines[1:]] == ["1", "2", "3"]
 
 
+def test_scores_are_written_in_the_fewest_digits_that_read_back_exactly(tmp_path):
+    """A run's 32-bit scores (retrieve.base.untied) are written as such (2.864), any other double in full."""
+    import numpy as np
+
+    single = float(np.float32(2.864))
+    run = {"q": {"a": single, "c": float(np.nextafter(np.float32(2.864), np.float32(0))), "b": 0.1}}
+    path = write_trec_run(run, tmp_path / "r.run")
+    scores = [line.split()[4] for line in path.read_text(encoding="utf-8").splitlines()]
+    assert scores[0] == "2.864" and scores[2] == "0.1"
+    back = read_trec_run(path)["q"]
+    assert list(back) == list(run["q"]) and all(np.float32(back[d]) == np.float32(run["q"][d]) for d in run["q"])  # as trec_eval reads them
+    assert back["b"] == 0.1
+
+
 def test_queries_without_results_cannot_be_listed_in_a_run_file(tmp_path):
     run = {"q1": {"a": 1.0}, "q2": {}}
     assert unlisted_queries(run, ["q3", "q1", "q2"]) == ["q2", "q3"]  # empty, or never answered: no line for either

@@ -20,6 +20,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Collection, Iterable
 
+import numpy as np
+
 from latin_intertext.benchmark import Run
 from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
 from latin_intertext.evaluate.metrics import ranked
@@ -199,6 +201,13 @@ def unlisted_queries(run: Run, query_ids: Iterable[str]) -> list[str]:
     return sorted(q for q in query_ids if not run.get(q))
 
 
+def _score_text(score: float) -> str:
+    """The shortest text that reads back as ``score``: a 32-bit float's own digits (2.864, not 2.8640000820159912),
+    which is what the project's runs hold (``retrieve.base.untied``), else every digit of the double."""
+    single = np.float32(score)
+    return str(single) if float(single) == score and np.isfinite(single) else repr(float(score))
+
+
 def write_trec_run(run: Run, path: Path | str, tag: str = "latin-intertext") -> Path:
     """Write ``run`` with ranks in trec_eval's order (score descending, ties by doc id descending)."""
     path = Path(path)
@@ -207,5 +216,5 @@ def write_trec_run(run: Run, path: Path | str, tag: str = "latin-intertext") -> 
     with path.open("w", encoding="utf-8") as handle:
         for qid in sorted(run):
             for rank, (docid, score) in enumerate(ranked(run[qid]), 1):
-                handle.write(f"{qid} Q0 {docid} {rank} {score!r} {tag}\n")
+                handle.write(f"{qid} Q0 {docid} {rank} {_score_text(score)} {tag}\n")
     return path

@@ -112,13 +112,16 @@ def untied(scores: np.ndarray) -> np.ndarray:
     return bits.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
-def top_k(doc_ids: Sequence[str], scores: np.ndarray, k: int, order: np.ndarray, eligible: np.ndarray | None = None) -> dict[str, float]:
+def top_k(
+    doc_ids: Sequence[str], scores: np.ndarray, k: int, order: np.ndarray, eligible: np.ndarray | None = None, untie: bool = True
+) -> dict[str, float]:
     """The ``k`` best-scoring documents among ``eligible`` (default: a finite score), best first, equal scores in
-    ``order`` (:func:`text_order`) and made strictly decreasing (:func:`untied`)."""
+    ``order`` (:func:`text_order`) and, for a run, made strictly decreasing (:func:`untied`); ``untie=False`` keeps the
+    scores as they are, for a reader."""
     scores = np.asarray(scores, dtype=np.float64)
     eligible = np.isfinite(scores) if eligible is None else eligible
     lines = best_first(scores, top_indices(scores, k, order, eligible), order)
-    return dict(zip([doc_ids[i] for i in lines], untied(scores[lines]).tolist()))
+    return dict(zip([doc_ids[i] for i in lines], (untied(scores[lines]) if untie else scores[lines]).tolist()))
 
 
 @dataclass(frozen=True)

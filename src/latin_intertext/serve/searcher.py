@@ -341,7 +341,7 @@ class Searcher:
                 scores[self.corpus.index_of(doc_id)] = s
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
-        return top_k(self.retriever.doc_ids, scores, k, self.retriever.text_order)
+        return top_k(self.retriever.doc_ids, scores, k, self.retriever.text_order, untie=False)  # in order; scores as scored
 
     def search(self, text: str, k: int = 10, authors: Sequence[str] | str | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
         """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours; word offsets
