@@ -222,6 +222,13 @@ def test_top_k_takes_tied_lines_by_their_text_not_by_corpus_order():
     assert list(forward)[0] == "vergil-1-4" and len(set(forward.values())) == 3
 
 
+def test_a_retriever_indexed_again_orders_ties_by_its_new_corpus(mini_corpus):
+    retriever = make_retriever("bm25").index(mini_corpus)
+    assert retriever.text_order.tolist() == text_order(mini_corpus).tolist()
+    other = mini_corpus[::-1]
+    assert retriever.index(other).text_order.tolist() == text_order(other).tolist()
+
+
 @pytest.mark.parametrize("name", ["bm25", "bm25-lemma", "charngram", "tesserae"])
 def test_baseline_runs_have_no_tied_scores(name, benchmark):
     queries = dict(list(benchmark.query_texts.items())[:25])

@@ -45,6 +45,15 @@ class Retriever(ABC):
     @abstractmethod
     def _index(self, corpus: Sequence[CorpusLine]) -> None: ...
 
+    @property
+    def corpus(self) -> Sequence[CorpusLine]:
+        return self._corpus
+
+    @corpus.setter
+    def corpus(self, lines: Sequence[CorpusLine]) -> None:
+        self._corpus = lines
+        self.__dict__.pop("text_order", None)  # derived from the corpus: a new corpus, a new order
+
     @cached_property
     def text_order(self) -> np.ndarray:
         """The order in which lines of equal score are ranked (:func:`text_order` of the indexed corpus)."""

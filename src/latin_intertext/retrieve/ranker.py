@@ -26,7 +26,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.latin import LEMMATISER_VERSION, require_lemmatiser
 from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import trained_model_path
-from latin_intertext.retrieve.base import LearnedRetriever, best_first, register, text_order, top_indices, untied
+from latin_intertext.retrieve.base import LearnedRetriever, best_first, register, top_indices, untied
 from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
 from latin_intertext.retrieve.pair_evidence import pair_feature_matrix
 
@@ -148,7 +148,6 @@ class EvidenceRanker(LearnedRetriever):
         self._last_first: tuple[str | None, np.ndarray | None] = (None, None)
         authors = sorted({d.author for d in lines.lines})
         self._author_code = np.array([authors.index(d.author) for d in lines.lines], dtype=np.float32)
-        self._text_order = text_order(lines.lines)
 
     def index_like(self, other: "EvidenceRanker") -> "EvidenceRanker":
         """Share ``other``'s corpus index instead of building it again (it holds no labels), with caches of its
@@ -189,7 +188,7 @@ class EvidenceRanker(LearnedRetriever):
         """Stage 1: the union of each channel's top lines and the neighbours of the best of them."""
         col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
         first = first_stage_score(dense) if first is None else first
-        order = self._text_order
+        order = self.text_order
         picks = [_top(first, self.n_candidates, order), _top(col["char_cos"], self.n_char_candidates, order), _top(col["form_idf_sum"], self.n_char_candidates, order)]
         picks.append(_top(col["theme_cos"], self.n_theme_candidates, order))  # all 0 without vectors: no pick
         best = _top(first, self.n_neighbour_seeds, order)
@@ -209,7 +208,7 @@ class EvidenceRanker(LearnedRetriever):
             key = [base[:, ALL_FEATURES.index(f)] for f in RELATIVE_OF]
             ranks = np.column_stack([_rank_fraction(v) for v in key] + [_gap_to_best(v) for v in key]) if len(cand) else np.zeros((0, len(RELATIVE)))
             self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None], self._extra_columns(text, query, cand)]))
-            self._tail[text] = _tail(first, cand, TAIL_DEPTH, self._text_order)
+            self._tail[text] = _tail(first, cand, TAIL_DEPTH, self.text_order)
             self._last_first = (text, first)
         return self._cache[text]
 
@@ -306,7 +305,7 @@ class EvidenceRanker(LearnedRetriever):
         run: Run = {}
         for qid, text in queries.items():
             cand, scores = self.score_candidates(text)
-            order = best_first(scores, np.arange(len(cand)), self._text_order[cand])[:k]
+            order = best_first(scores, np.arange(len(cand)), self.text_order[cand])[:k]
             floor = float(scores.min()) if len(scores) else 0.0
             tail = self._tail[text][: max(k - len(order), 0)]
             lines = np.concatenate([cand[order], tail])
