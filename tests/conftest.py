@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+SOURCES = Path(os.environ.get("LATIN_INTERTEXT_SOURCES", REPO.parent / "shared" / "sources"))  # the real sources
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
@@ -36,7 +37,7 @@ def importorskip_unless_ci(name: str):
 
 @pytest.fixture(scope="session")
 def sources_dir() -> Path:
-    root = Path(os.environ.get("LATIN_INTERTEXT_SOURCES", REPO.parent / "shared" / "sources"))
+    root = SOURCES
     if not (root / "MANIFEST.tsv").is_file():
         pytest.fail(f"real sources not found at {root}; set LATIN_INTERTEXT_SOURCES")
     return root

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import squash
 from fixtures.build.helpers import block_network, real_copy, run_cli, tamper, tiny_mirror, use_manifest_of  # noqa: F401 (fixtures)
-from latin_intertext.build.dataset import GOLD_FILE, build_benchmark
+from latin_intertext.benchmark import CorpusLine
+from latin_intertext.build.dataset import GOLD_FILE, build_benchmark, numbering_gaps
 from latin_intertext.errors import InputError
-from latin_intertext.sources.gold import AUTHORS
+from latin_intertext.sources.gold import AUTHORS, line_ends
 
 TEXTS = "naacl2021/texts"
 # (file, line, citation, dropped verse) of the nine duplicate citations, in build order.
@@ -176,6 +178,9 @@ def test_build_cli_reports_quirks_without_network(sources_dir, tmp_path, monkeyp
     assert (code, attempts) == (0, [])
     assert "skipped source lines: 28 blank line, 9 duplicate citation" in err
     assert "'statius': {'space': 9731}" in err
+    assert squash("duplicate citations, one line kept of each: <luc. 1.430>, <luc. 5.595>,") in squash(err)
+    assert squash("numbering gaps kept as the sources number them: Lucan 1.419, Lucan 7.855-859,") in squash(err)
+    assert "gold CSV line ends: 946 CRLF" in err
 
 
 # --- the tiny mirror: every rule with exact expected values -----------------------------------
@@ -201,6 +206,40 @@ def test_tiny_build_exact(tiny_mirror):
     assert rep.counts() == {"blank line": 3, "duplicate citation": 1}
     assert {k: dict(v) for k, v in rep.separators.items()}["statius"] == {"space": 3}
     assert rep.files_read == 7  # VF book 2 is not read
+
+
+def test_a_duplicate_the_gold_quotes_is_kept_instead_of_the_first(tiny_mirror):
+    """The second line numbered Lucan 1.2 wins when the gold's result phrase quotes its words (as for Lucan 5.595)."""
+    rewrite(tiny_mirror / "naacl2021/vf_intertext_dataset_1_0.csv", "deum canimus,bella primus", "deum canimus,secundus versus")
+    bench, rep = build_benchmark(tiny_mirror)
+    assert bench.corpus[bench.doc_index["lucan-1-2"]].text == "secundus versus iterum"
+    [dropped] = [s for s in rep.skipped if s.reason.startswith("duplicate citation")]
+    assert dropped.content == "primus versus iterum" and dropped.reason.endswith("that one kept")
+    assert "CSV line 4" in dropped.reason
+
+
+def test_numbering_gaps_are_reported_not_renumbered():
+    def lines(author, book, numbers):
+        return [CorpusLine(f"{author.lower()}-{book}-{n}", "x", author, "W", book, n, f"<{n}>") for n in numbers]
+
+    corpus = lines("Lucan", 7, [1, 2, 5, 6, 9, 3, 4]) + lines("Ovid", 1, [1, 2, 3])
+    assert [str(g) for g in numbering_gaps(corpus)] == ["Lucan 7.7-8", "Lucan 7.3 (the numbering goes back from 7.9 to 7.3)"]
+    assert numbering_gaps(lines("Ovid", 1, [1, 2, 3])) == []
+
+
+def test_the_real_sources_numbering_gaps_and_gold_line_ends_are_in_the_report(benchmark, report):
+    assert [str(g) for g in numbering_gaps(benchmark.corpus)] == [
+        "Lucan 1.419", "Lucan 7.855-859", "Lucan 7.860 (the numbering goes back from 7.869 to 7.860)", "Lucan 9.414",
+        "Ovid 4.769", "Statius 6.184", "Statius 6.227-233", "Statius 9.760",
+    ]  # fmt: skip
+    assert report["gold_line_ends"] == {"CRLF": 946}
+    assert len(report["numbering_gaps"]) == 8
+    assert report["numbering_gaps"][1] == {"author": "Lucan", "book": 7, "first": 855, "last": 859, "steps_back_after": None}
+
+
+def test_line_ends_are_counted_by_kind():
+    assert line_ends(b"a\r\nb\r\nc\n") == {"CRLF": 2, "LF": 1}
+    assert line_ends(b"a\rb") == {"CR": 1} and line_ends(b"") == {}
 
 
 def rewrite(path: Path, old: str, new: str) -> None:

@@ -4,6 +4,7 @@ and run files that are not UTF-8, empty or missing queries are reported, not sco
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from pathlib import Path
 
 import numpy as np
@@ -103,7 +104,8 @@ def fake_ranker_report(monkeypatch):
     from latin_intertext.evaluate import ablation
 
     calls = []
-    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: object())
+    queries = [SimpleNamespace(id="q"), SimpleNamespace(id="silent")]
+    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(queries=queries))
     monkeypatch.setattr(ablation, "variants", lambda: [])
     monkeypatch.setattr(ablation, "registered_baselines", lambda: [])
     monkeypatch.setattr(ablation, "ranker_report", lambda bench, cv, on_step: calls.append(cv) or {"run": {"q": {"d": 1.0}}, "figure": 0.5})
@@ -118,6 +120,11 @@ def test_ranker_report_makes_missing_folders_and_writes_every_output(fake_ranker
     assert md.read_text() == "| report |\n" and md.with_suffix(".png").read_bytes() == b"png"
     assert json.loads(js.read_text()) == {"figure": 0.5}
     assert run.read_text().split() == ["q", "Q0", "d", "1", "1.0", "evidence-ranker-cv"]
+
+
+def test_ranker_report_names_the_queries_its_saved_run_cannot_list(fake_ranker_report, tmp_path, capsys):
+    assert main(["ranker-report", "--save-run", str(tmp_path / "r.run")]) == 0
+    assert squash("note: 1 queries have no results (silent)") in squash(capsys.readouterr().err)
 
 
 def test_ranker_report_checks_outputs_before_the_cv_and_writes_none_on_failure(fake_ranker_report, tmp_path, monkeypatch, capsys):

@@ -9,6 +9,7 @@ import shutil
 import pyarrow.parquet as pq
 import pytest
 
+from conftest import SOURCES
 from fixtures.build.helpers import all_files, run_cli, tiny_mirror  # noqa: F401 (fixture)
 from latin_intertext.benchmark import CONFIGS, config_path, load_benchmark, parse_checksums
 from latin_intertext.publish import writer
@@ -18,6 +19,7 @@ from latin_intertext.publish.writer import build_dataset
 
 ROWS = {"corpus": 39675, "queries": 482, "qrels": 978}
 # The field and type lists of the spec's card (/work/shared/spec/dataset-card.md, "Configs"), copied by hand.
+SPEC_CARD = SOURCES.parent / "spec" / "dataset-card.md"
 SPEC_FEATURES = {
     "corpus": [("id", "string"), ("text", "string"), ("author", "string"), ("work", "string"), ("book", "int64"), ("line", "int64"), ("tess_index", "string")],
     "queries": [("id", "string"), ("text", "string"), ("vf_book", "int64"), ("line_start", "int64"), ("line_end", "int64"), ("query_phrases", "string"), ("n_parallels", "int64")],
@@ -97,14 +99,61 @@ def test_card_tables_computed_from_data(dataset_dir):
     card = (dataset_dir / "README.md").read_text(encoding="utf-8")
     stats = json.loads((dataset_dir / "stats.json").read_text())
     report = json.loads((dataset_dir / "build_report.json").read_text())
-    for row in ("| corpus (lines) | 39,675 |", "| queries (VF 1 spans) | 482 |", "| qrels | 978 |", "| relevant docs / query | 2.03 (min=1, max=10) |", "| Ovid | Metamorphoses | 11,995 |", "| Lucan | Bellum Civile | 8,053 |"):
+    for row in ("| Size | corpus=39675; queries=482; qrels=978 |", "| Avg. relevant docs / query | 2.03 (min=1, max=10) |", "| Ovid | Metamorphoses | 11,995 |", "| Lucan | Bellum Civile | 8,053 |"):
         assert row in card
     edited = {**stats, "corpus": 12345, "authors": {**stats["authors"], "Ovid": 7}, "min_relevant_per_query": 3}
     other = render_card(edited, report)
-    assert "| corpus (lines) | 12,345 |" in other and "| Ovid | Metamorphoses | 7 |" in other and "(min=3, max=10)" in other
-    assert "39,675" not in other and "11,995" not in other
+    assert "| Size | corpus=12345; queries=482; qrels=978 |" in other and "| Ovid | Metamorphoses | 7 |" in other and "(min=3, max=10)" in other
+    assert "39675" not in other and "11,995" not in other
     fewer = render_card(stats, {**report, "skipped": report["skipped"][:1]})
-    assert "<luc. 1.430>" not in fewer and "- 1 blank lines" in fewer
+    assert "<luc. 1.430>" not in fewer and "- 1 blank lines (in 1 files)" in fewer
+
+
+def test_card_quirks_are_what_the_build_counted_not_fixed_text(dataset_dir):
+    report = json.loads((dataset_dir / "build_report.json").read_text())
+    stats = json.loads((dataset_dir / "stats.json").read_text())
+    card = render_card(stats, report)
+    assert "separated by a space in Statius; a tab in " in card and "The gold CSV's line ends: 946 CRLF" in card
+    assert "(<luc. 5.595>: the gold quotes the later line so numbered)" in card
+    assert "| Lucan | 7 | 855-859 | absent |" in card and "| Lucan | 7 | 860 | steps back after 7.869 |" in card
+    tabs = {**report, "citation_separators": {a: {"tab": sum(c.values())} for a, c in report["citation_separators"].items()}, "gold_line_ends": {"LF": 946}}
+    other = render_card(stats, tabs)
+    assert "a space" not in other and "The gold CSV's line ends: 946 LF" in other and "CRLF" not in other
+    assert "numbering" not in render_card(stats, {**report, "numbering_gaps": []}).split("## Source quirks")[1].split("## Layouts")[0]
+
+
+def _spec_tables() -> dict[str, list[list[str]]]:
+    """The spec card's tab-separated tables, by the line before their header: its words, read from the file itself."""
+    tables: dict[str, list[list[str]]] = {}
+    lines = SPEC_CARD.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if "\t" in line and "\t" not in lines[i - 1]:
+            title, rows = lines[i - 2] if not lines[i - 1] else lines[i - 1], []
+            for row in lines[i + 1 :]:
+                if "\t" not in row:
+                    break
+                rows.append(row.split("\t"))
+            tables[title] = rows
+    return tables
+
+
+def test_card_carries_every_statement_of_the_spec_card(dataset_dir):
+    """Each item, field description, construction step and link of ../shared/spec/dataset-card.md is in the built card."""
+    card = (dataset_dir / "README.md").read_text(encoding="utf-8")
+    tables = _spec_tables()
+    for item, description in tables["Dataset Card"]:
+        assert f"| {item} | {description} |" in card, item
+    for config in ("corpus", "queries", "qrels"):
+        for name, dtype, description in tables[config]:
+            for field_name in name.split(" / "):  # "line_start / line_end" is one row of the spec
+                assert f"| {field_name} | {dtype} | {description} |" in card, (config, field_name)
+    spec = SPEC_CARD.read_text(encoding="utf-8")
+    steps = spec.split("Construction method\n\n")[1].split("\n\n")[0]
+    assert steps in card
+    for line in spec.splitlines():
+        if line.startswith(("Upstream:", "Hub packaging:", "print(")):
+            assert line in card, line
+    assert "Gold parallels: Burns et al., NAACL-HLT 2021 ([paper](https://aclanthology.org/2021.naacl-main.389/); [repo](" in card
 
 
 def test_card_is_reproduced_by_render_card(dataset_dir):
@@ -117,15 +166,14 @@ def test_card_is_reproduced_by_render_card(dataset_dir):
     # the spec card's fixed text (/work/shared/spec/dataset-card.md), as literals
     assert "```bibtex\n" + SPEC_BIBTEX + "\n```" in card
     assert "\nlicense: cc-by-4.0\n" in card.split("\n---\n")[0]  # the Hub's YAML header
-    assert "\nLicense: CC BY 4.0 (packaging; classical texts are public domain).\n" in card  # the spec's words
-    assert "\nRelevance: Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant.\n" in card
-    assert "\n# Latin Epic Intertextuality Retrieval (v1.0.0)\n" in card and "Gold parallels: Burns et al., NAACL-HLT 2021, 945 curated pairs." in card
+    assert "| License | CC BY 4.0 (packaging; classical texts are public domain) |" in card  # the spec's words
+    assert "| Relevance | Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant |" in card
+    assert "\n# Latin Epic Intertextuality Retrieval (v1.0.0)\n" in card and "), 945 curated pairs." in card
     assert 'load_dataset("PoetryMTEB/LatinEpicIntertextualityRetrieval", "qrels")["test"]' in card
-    assert "| relevant docs / query | 2.03 (min=1, max=10) |" in card  # spec: 2.03 (min=1, max=10)
     for author, work, lines in (("Ovid", "Metamorphoses", "11,995"), ("Vergil", "Aeneid", "9,896"), ("Statius", "Thebaid", "9,731"), ("Lucan", "Bellum Civile", "8,053")):
         assert f"| {author} | {work} | {lines} |" in card
     for config, features in SPEC_FEATURES.items():
-        assert f"### {config}\n\n| field | type |\n|---|---|\n" + "\n".join(f"| {n} | {t} |" for n, t in features) + "\n" in card
+        assert f"### {config}\n\n| field | type | description |\n|---|---|---|\n" + "\n".join(f"| {n} | {t} | " for n, t in features[:1]) in card
     assert CONFIG_FEATURES == SPEC_FEATURES
 
 

@@ -122,6 +122,7 @@ def test_form_frequency_counts_every_token_sharing_a_lemma_once():
     stems = StemFrequencies(text)
     assert stems.of(frozenset({"canus", "canis"})) == pytest.approx(4 / 4)  # a form the text never writes
     assert stems.of(frozenset({"lupus"})) == pytest.approx(1 / 4)  # no token shares a lemma: counted once
+    assert stems.lemma_counts() == {"cano": 2, "canus": 3, "canis": 1}  # the stop list's basis: every candidate counts
 
 
 def _tesserae_on(lines: list[str]):

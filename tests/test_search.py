@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import squash
+from fixtures.build.helpers import run_cli
 from latin_intertext import latin
 from latin_intertext.cli import main
 from latin_intertext.errors import InputError, LatinIntertextError
@@ -254,6 +256,18 @@ def test_every_registered_retriever_searches(monkeypatch, tmp_path, trained_mode
     for name, message in unavailable.items():
         with pytest.raises(LatinIntertextError, match=message):
             Searcher.from_tess([LUCRETIUS, SILIUS], retriever=name).search("Aeneadum genetrix alma Venus", k=3)
+
+
+def test_the_vulgate_missing_from_the_snapshot_is_said_not_silently_skipped(sources_dir, monkeypatch, capsys):
+    """../shared/README.md: jerome.vulgate.tess is absent from tesserae-la/; fetch and the corpus report name it."""
+    from latin_intertext.sources.tesserae_la import CorpusReport, not_in_snapshot_notes, texts_in_manifest
+
+    assert not (sources_dir / "tesserae-la" / "jerome.vulgate.tess").exists()
+    assert "tesserae-la/jerome.vulgate.tess" not in {f.local_path for f in texts_in_manifest()}
+    assert [n.split(":")[0] for n in not_in_snapshot_notes()] == ["tesserae-la/jerome.vulgate.tess"]
+    code, _out, err = run_cli(monkeypatch, capsys, "fetch", "--collection", "tesserae-la", "--sources", sources_dir)
+    assert code == 0 and squash("not in the tesserae-la snapshot: tesserae-la/jerome.vulgate.tess: Jerome's Vulgate") in squash(err)
+    assert CorpusReport(absent=not_in_snapshot_notes()).summary().endswith("; not in the snapshot: tesserae-la/jerome.vulgate.tess")
 
 
 def test_ids_unique_over_all_tesserae_la(sources_dir):

@@ -61,11 +61,35 @@ def test_deleted_corpus_row(copy, monkeypatch, capsys):
         "figures differ from the v1.0.0 card: authors: card says {'Ovid': 11995, 'Vergil': 9896, 'Statius': 9731, 'Lucan': 8053}, "
         "data gives {'Ovid': 11995, 'Vergil': 9895, 'Statius': 9731, 'Lucan': 8053}",
         "stats.json does not match the statistics computed from the data",
-        "README.md: the card differs from the one the data and build_report.json give (8 line(s) differ: data gives '| corpus (lines) | 39,674 |'; "
-        "card has '| corpus (lines) | 39,675 |'; data gives '| Vergil | Aeneid | 9,895 |'; card has '| Vergil | Aeneid | 9,896 |'); "
+        "README.md: the card differs from the one the data and build_report.json give (8 line(s) differ: data gives '| Size | corpus=39674; queries=482; qrels=978 |'; "
+        "card has '| Size | corpus=39675; queries=482; qrels=978 |'; data gives '| Vergil | Aeneid | 9,895 |'; card has '| Vergil | Aeneid | 9,896 |'); "
         "rebuild with `latin-intertext build` instead of editing the card",
         "beir/corpus.jsonl does not match the parquet configs (39675 lines, 39674 expected): 1 not in the parquet configs (first: vergil-1-101)",
     ]
+
+
+@pytest.mark.parametrize(
+    "edit, problem",
+    [
+        (lambda q: q.update(vf_book=2, id="vf-2-1-1"), "query 'vf-2-1-1': vf_book is 2; the card says it is always 1 in this release"),
+        (lambda q: q.update(line_end=5), "query id 'vf-1-1-1' does not match vf_book/line_start/line_end (1, 1, 5)"),
+        (lambda q: q.update(query_phrases="not json"), "query 'vf-1-1-1': query_phrases 'not json' is not a JSON list of strings"),
+        (lambda q: q.update(query_phrases='{"a": 1}'), "query 'vf-1-1-1': query_phrases '{\"a\": 1}' is not a JSON list of strings"),
+    ],
+)
+def test_a_query_that_breaks_the_card_is_named(copy, edit, problem):
+    def first_query(rows):
+        edit(rows[0])
+
+    rewrite_parquet(copy, "queries", first_query, reseal=True)
+    assert problem in validate_dataset(copy)
+
+
+def test_gold_parallels_and_works_are_checked_against_the_card(copy):
+    rewrite_parquet(copy, "queries", lambda rows: rows[0].update(n_parallels=rows[0]["n_parallels"] + 1), reseal=True)
+    assert "figures differ from the v1.0.0 card: gold_parallels: card says 945, data gives 946" in validate_dataset(copy)
+    rewrite_parquet(copy, "corpus", lambda rows: [r.update(work="Georgics") for r in rows if r["author"] == "Vergil"], reseal=True)
+    assert any(p.startswith("figures differ from the v1.0.0 card: works: card says") and "'Vergil': 'Georgics'" in p for p in validate_dataset(copy))
 
 
 def test_deleted_corpus_row_unsealed_also_fails_checksum(copy, monkeypatch, capsys):

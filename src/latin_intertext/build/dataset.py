@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
-from latin_intertext.sources.gold import WORKS, GoldParallel, read_gold
+from latin_intertext.sources.gold import WORKS, GoldParallel, line_ends, read_gold
 from latin_intertext.sources.tess import Duplicate, Skipped, TessText, author_key, parse_tess
 
 TARGET_FILES = {  # author key -> file stem in naacl2021/texts
@@ -39,6 +39,8 @@ class BuildReport:
     skipped: list[Skipped] = field(default_factory=list)
     separators: Counter = field(default_factory=Counter)  # author -> {"tab": n, "space": n}
     duplicates: list[Duplicate] = field(default_factory=list)  # the duplicate citations among ``skipped``, as lines
+    gold_line_ends: dict[str, int] = field(default_factory=dict)  # "CRLF" / "LF" / "CR" -> rows of the gold CSV so ended
+    numbering: list["NumberingGap"] = field(default_factory=list)  # citations the corpus's numbering skips or repeats out of order
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(s.reason.split(" (")[0].split(" <")[0] for s in self.skipped))
@@ -49,7 +51,44 @@ class BuildReport:
             "skipped_counts": self.counts(),
             "skipped": [{"file": s.path, "line": s.lineno, "reason": s.reason, "text": s.content} for s in self.skipped],
             "citation_separators": {k: dict(v) for k, v in sorted(self.separators.items())},
+            "gold_line_ends": self.gold_line_ends,
+            "numbering_gaps": [asdict(g) for g in self.numbering],
         }
+
+
+@dataclass(frozen=True)
+class NumberingGap:
+    """Line numbers a book's citations skip (``first``..``last``), and where its numbering steps back instead."""
+
+    author: str
+    book: int
+    first: int
+    last: int
+    steps_back_after: int | None = None  # the citation after which the numbering goes back (``first`` follows it)
+
+    def __str__(self) -> str:
+        span = f"{self.first}" if self.first == self.last else f"{self.first}-{self.last}"
+        back = f" (the numbering goes back from {self.book}.{self.steps_back_after} to {self.book}.{self.first})" if self.steps_back_after else ""
+        return f"{self.author} {self.book}.{span}{back}"
+
+
+def numbering_gaps(corpus: list[CorpusLine]) -> list[NumberingGap]:
+    """Each run of line numbers missing from a book of ``corpus`` (below its last line), and each place where the
+    file's numbering steps back: the sources' own numbering, reported, never renumbered (ids are the citations)."""
+    gaps: list[NumberingGap] = []
+    books: dict[tuple[str, int], list[int]] = {}
+    for d in corpus:
+        books.setdefault((d.author, d.book), []).append(d.line)
+    for (author, book), numbers in books.items():
+        present = set(numbers)
+        missing = [n for n in range(1, max(numbers) + 1) if n not in present]
+        for n in missing:
+            if gaps and (gaps[-1].author, gaps[-1].book, gaps[-1].last) == (author, book, n - 1):
+                gaps[-1] = replace(gaps[-1], last=n)
+            else:
+                gaps.append(NumberingGap(author, book, n, n))
+        gaps += [NumberingGap(author, book, b, b, steps_back_after=a) for a, b in zip(numbers, numbers[1:]) if b <= a]
+    return gaps
 
 
 def _book_files(root: Path, stem: str, part: str = "*") -> list[Path]:
@@ -155,6 +194,8 @@ def build_benchmark(root: Path) -> tuple[Benchmark, BuildReport]:
     keys = {(d.author.lower(), d.book, d.line) for d in corpus}
     parallels = read_gold(root / GOLD_FILE, keys)
     report.files_read += 1
+    report.gold_line_ends = line_ends((root / GOLD_FILE).read_bytes())
     corpus, report.skipped = prefer_quoted_occurrences(corpus, report.skipped, report.duplicates, parallels)
+    report.numbering = numbering_gaps(corpus)
     queries = make_queries(parallels, read_query_lines(root, report))
     return Benchmark(corpus, queries, make_qrels(parallels)), report

@@ -29,6 +29,7 @@ def fetch(
 ) -> None:
     """Download the pinned source files (or verify a local mirror) and check every sha256."""
     from latin_intertext.sources.manifest import MANIFESTS, SOURCES_ENV, fetch as download, load_manifest, mirror_from_env, verify
+    from latin_intertext.sources.tesserae_la import COLLECTION, not_in_snapshot_notes
 
     names = list(MANIFESTS) if collection == "all" else [collection]
     mirror = mirror_from_env(sources)
@@ -48,6 +49,9 @@ def fetch(
             root = download(files, dest or sources_cache_dir(), on_file=lambda _f: bar.advance(task))  # ~ expanded
         verify(root, files)
         err.print(f"[green]fetched and verified[/] {len(files)} {name} files in {root}")
+    if COLLECTION in names:
+        for note in not_in_snapshot_notes():
+            err.print(f"not in the {COLLECTION} snapshot: {note}", highlight=False)
 
 
 @app.command()
@@ -64,7 +68,10 @@ def build(
     err.print(f"[green]built[/] {out_dir}: corpus={stats['corpus']:,} queries={stats['queries']} qrels={stats['qrels']}")
     err.print("skipped source lines: " + ", ".join(f"{n} {why}" for why, n in sorted(counts.items())) + f" (listed in {out_dir / 'build_report.json'})")
     seps = {a: dict(c) for a, c in report.separators.items()}
-    err.print(f"citation separators: {seps}")
+    err.print(f"citation separators: {seps}", highlight=False)
+    err.print(f"duplicate citations, one line kept of each: {', '.join(d.line.tess_index for d in report.duplicates)}", highlight=False)
+    err.print(f"numbering gaps kept as the sources number them: {', '.join(map(str, report.numbering)) or 'none'}", highlight=False)
+    err.print(f"gold CSV line ends: {', '.join(f'{n} {end}' for end, n in report.gold_line_ends.items())}", highlight=False)
 
 
 @app.command()

@@ -69,3 +69,7 @@ def ranker_report(
         (save_run, lambda tmp: write_trec_run(result["run"], tmp, tag="evidence-ranker-cv")),
         (json_out, lambda tmp: write_json({k: v for k, v in result.items() if k != "run"}, tmp)),
     )
+    if save_run:
+        from latin_intertext.cli.evaluation import note_unlisted
+
+        note_unlisted(result["run"], bench)

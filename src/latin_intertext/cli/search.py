@@ -144,6 +144,7 @@ def index_tesserae_command(
 ) -> None:
     """Build the search index of all 613 Tesserae-la texts (a few minutes) and cache it under the indexes folder."""
     from latin_intertext.serve.searcher import build_tesserae_index
+    from latin_intertext.sources.tesserae_la import not_in_snapshot_notes
 
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bar:
@@ -157,6 +158,7 @@ def index_tesserae_command(
         built = build_tesserae_index(sources=sources, progress=progress)
     counts = built.meta.counts
     print_listed(console, f"ignored {len(built.ignored)} file(s) of the mirror, each with why:", built.ignored)
+    print_listed(console, "not in the collection, so not indexed:", not_in_snapshot_notes())
     console.print(
         f"Indexed {counts['lines']:,} lines of {counts['files']} files in {built.meta.build_seconds} s into {built.folder}; "
         f"{built.meta.names:,} forms the texts write with a capital inside their sentences are read as names wherever they stand.\n"

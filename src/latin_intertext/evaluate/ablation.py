@@ -19,7 +19,7 @@ from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.cv import Fold, grouped_folds, out_of_fold, training_ids
 from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
-from latin_intertext.evaluate.stats import at_floor, bootstrap_ci, format_p, holm, paired_test
+from latin_intertext.evaluate.stats import bootstrap_ci, format_p, holm, paired_test
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
@@ -303,7 +303,8 @@ def registered_baselines() -> list[str]:
 
 def _p_clause(value: float) -> str:
     """"= 0.0123", or "≤ 0.0001" at the resampling floor."""
-    return format_p(value) if at_floor(value) else f"= {format_p(value)}"
+    text = format_p(value)
+    return text if text.startswith("≤") else f"= {text}"
 
 
 def _words(counted: list) -> str:

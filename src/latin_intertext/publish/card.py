@@ -6,7 +6,6 @@ import json
 
 from latin_intertext import DATASET_VERSION, HUB_REPO_ID
 from latin_intertext.benchmark import CONFIG_FEATURES
-from latin_intertext.publish.stats import stats_rows
 
 
 def _yaml(stats: dict) -> str:
@@ -46,12 +45,97 @@ def _table(header: tuple[str, ...], rows: list[tuple]) -> str:
     return "\n".join(out)
 
 
+# The spec card's description of each column, verbatim (its "line_start / line_end" row describes both).
+FIELD_DESCRIPTIONS = {
+    "corpus": {
+        "id": "{author_key}-{book}-{line} (e.g. vergil-1-1)",
+        "text": "Retrieval document (Latin verse line)",
+        "author": "Vergil / Lucan / Ovid / Statius",
+        "work": "Work title",
+        "book": "Book number",
+        "line": "Line number",
+        "tess_index": "Original Tesserae-style index",
+    },
+    "queries": {
+        "id": "vf-1-{start}-{end}",
+        "text": "Retrieval query: concatenated VF Book 1 lines",
+        "vf_book": "Always 1 in this release",
+        "line_start": "Inclusive VF line span",
+        "line_end": "Inclusive VF line span",
+        "query_phrases": "JSON list of lemma/phrase queries from the gold file",
+        "n_parallels": "Number of gold parallels for this span",
+    },
+    "qrels": {"query-id": "Matches queries.id", "corpus-id": "Matches corpus.id", "score": "1.0 for gold relevant lines"},
+}
+CONSTRUCTION = """1. Load Tesserae-format .tess line files for four target epics → corpus.
+2. Load VF Argonautica Book 1 lines; group gold rows in vf_intertext_dataset_1_0.csv by (VF Line Start, VF Line End).
+3. Query text = concatenated VF lines in the span.
+4. For each parallel, mark every target line in [Intertext Line Start, End] as relevant.
+5. Deduplicate qrels per (query-id, corpus-id)."""
+PAPER = "https://aclanthology.org/2021.naacl-main.389/"
+UPSTREAM = "https://github.com/QuantitativeCriticismLab/NAACL-HLT-2021-Latin-Intertextuality"
+
+
+_SPEC_AUTHOR_ORDER = ("Vergil", "Lucan", "Ovid", "Statius")
+
+
+def _spec_order(author: str) -> tuple[int, str]:
+    return (_SPEC_AUTHOR_ORDER.index(author) if author in _SPEC_AUTHOR_ORDER else len(_SPEC_AUTHOR_ORDER), author)
+
+
+def _items(stats: dict) -> list[tuple[str, str]]:
+    """The spec card's item table, its figures computed from the data."""
+    return [
+        ("Dataset version", DATASET_VERSION),
+        ("Task", "Retrieval (document ranking)"),
+        ("Language", "Latin (la)"),
+        ("Query", "VF Argonautica 1.x line span (queries.text)"),
+        ("Corpus", f"Line-level epic verses ({' / '.join(sorted(stats['authors'], key=_spec_order))})"),
+        ("Relevance", "Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant"),
+        ("Splits", "test only (MTEB Retrieval)"),
+        ("Size", f"corpus={stats['corpus']}; queries={stats['queries']}; qrels={stats['qrels']}"),
+        ("Avg. relevant docs / query", f"{stats['avg_relevant_per_query']:.2f} (min={stats['min_relevant_per_query']}, max={stats['max_relevant_per_query']})"),
+        ("Gold parallels", f"{stats['gold_parallels']:,}"),
+        ("License", "CC BY 4.0 (packaging; classical texts are public domain)"),
+        ("Evaluation metrics", "nDCG@10, MAP, Recall@k"),
+    ]
+
+
+def _separators(report: dict) -> str:
+    """Which files separate citation from verse with a space and which with a tab, as the build counted them."""
+    by_kind: dict[str, list[str]] = {}
+    for author, counts in report.get("citation_separators", {}).items():
+        for kind in counts:
+            by_kind.setdefault(kind, []).append(author.replace("_", " ").title())
+    return "; ".join(f"a {kind} in {', '.join(authors)}" for kind, authors in sorted(by_kind.items(), key=lambda kv: len(kv[1])))
+
+
+def _line_ends(report: dict) -> str:
+    ends = report.get("gold_line_ends", {})
+    return ", ".join(f"{n:,} {end}" for end, n in ends.items()) or "none counted"
+
+
 def render_card(stats: dict, report: dict) -> str:
     skipped = report["skipped"]
     duplicates = [s for s in skipped if s["reason"].startswith("duplicate citation")]
+    quoted_kept = [s["reason"].split(" (")[0].removeprefix("duplicate citation ") for s in duplicates if s["reason"].endswith("that one kept")]
+    blank = [s for s in skipped if s["reason"] == "blank line"]
     author_rows = [(a, stats["works"][a], f"{n:,}") for a, n in stats["authors"].items()]
-    feature_tables = "\n\n".join(f"### {c}\n\n" + _table(("field", "type"), f) for c, f in CONFIG_FEATURES.items())
+    feature_tables = "\n\n".join(
+        f"### {c}\n\n" + _table(("field", "type", "description"), [(n, t, FIELD_DESCRIPTIONS[c][n]) for n, t in f]) for c, f in CONFIG_FEATURES.items()
+    )
     duplicate_rows = [(d["file"], d["line"], d["reason"].split(" (")[0].removeprefix("duplicate citation "), d["text"][:60]) for d in duplicates]
+    gap_rows = [
+        (g["author"], g["book"], f"{g['first']}" if g["first"] == g["last"] else f"{g['first']}-{g['last']}", f"steps back after {g['book']}.{g['steps_back_after']}" if g["steps_back_after"] else "absent")
+        for g in report.get("numbering_gaps", [])
+    ]
+    kept_clause = f" ({', '.join(quoted_kept)}: the gold quotes the later line so numbered)" if quoted_kept else ""
+    gaps = (
+        f"- The sources' own line numbers are kept as the ids, never renumbered. Where a book's numbering skips a line "
+        f"or steps back, the build reports it ({len(gap_rows)} places, also in `build_report.json`):\n\n"
+        f"{_table(('author', 'book', 'lines', 'numbering'), gap_rows)}\n\n"
+        if gap_rows else ""
+    )
     return f"""{_yaml(stats)}
 
 # Latin Epic Intertextuality Retrieval (v{DATASET_VERSION})
@@ -59,13 +143,13 @@ def render_card(stats: dict, report: dict) -> str:
 BEIR-style retrieval benchmark for Latin epic intertextuality under PoetryMTEB. Given a passage from
 Valerius Flaccus, *Argonautica* Book 1, retrieve the verse lines of Vergil (*Aeneid*), Lucan (*Bellum Civile*),
 Ovid (*Metamorphoses*) or Statius (*Thebaid*) that scholarship identifies as its parallels.
-Gold parallels: Burns et al., NAACL-HLT 2021, {stats['gold_parallels']} curated pairs.
+Gold parallels: Burns et al., NAACL-HLT 2021 ([paper]({PAPER}); [repo]({UPSTREAM})), {stats['gold_parallels']} curated pairs.
 
 Built by `latin-intertext build` from the pinned sources; every figure below is computed from the data.
 
-## Size
+## Dataset card
 
-{_table(("item", "value"), stats_rows(stats))}
+{_table(("item", "description"), _items(stats))}
 
 ## Corpus author distribution (documents)
 
@@ -75,22 +159,25 @@ Built by `latin-intertext build` from the pinned sources; every figure below is 
 
 {feature_tables}
 
-Relevance: Scholar-curated parallels (score=1); multi-line targets → all lines marked relevant.
-The qrels are deduplicated per (query-id, corpus-id). `query_phrases` (JSON list of the span's distinct
-`Query Phrase` values, in file order) and `n_parallels` are annotations for analysis: retrievers must not read them.
+`query_phrases` (JSON list of the span's distinct `Query Phrase` values, in file order) and `n_parallels` are
+annotations for analysis: retrievers must not read them.
+
+## Construction method
+
+{CONSTRUCTION}
 
 ## Source quirks and how this build handles them
 
-- Statius separates citation and verse with a space, the other files with a tab: both are accepted.
+- Citation and verse are separated by {_separators(report)} (counted line by line in `build_report.json`): both are accepted.
 - Duplicate citations (a citation that occurs twice with different verses): **the first occurrence is kept**,
-  unless the gold quotes the other (Lucan 5.595: the gold's *turbo rapax* is the second line so numbered), which
-  gives the card's one line per citation ({stats['corpus']:,} lines). Dropped lines:
+  unless the gold quotes the other{kept_clause}, which gives the card's one line per citation
+  ({stats['corpus']:,} lines). Dropped lines:
 
 {_table(("file", "line", "citation", "dropped verse"), duplicate_rows)}
 
-- {sum(1 for s in skipped if s['reason'] == 'blank line')} blank lines (at the ends of files) are skipped.
+{gaps}- {len(blank)} blank lines (in {len({s['file'] for s in blank})} files) are skipped.
   Every skipped line is listed in `build_report.json`.
-- The gold CSV has CRLF line ends; its `VF: Lemma` column is noisy, so `Query Phrase` is used.
+- The gold CSV's line ends: {_line_ends(report)} (the csv module reads any). Its `VF: Lemma` column is noisy, so `Query Phrase` is used.
 
 ## Layouts
 
@@ -106,6 +193,9 @@ from datasets import load_dataset
 corpus = load_dataset("{HUB_REPO_ID}", "corpus")["test"]
 queries = load_dataset("{HUB_REPO_ID}", "queries")["test"]
 qrels = load_dataset("{HUB_REPO_ID}", "qrels")["test"]
+
+print(queries[0]["id"], queries[0]["text"][:120])
+print(corpus[0]["author"], corpus[0]["text"])
 ```
 
 ## Citation
@@ -121,7 +211,8 @@ qrels = load_dataset("{HUB_REPO_ID}", "qrels")["test"]
 }}
 ```
 
-License: CC BY 4.0 (packaging; classical texts are public domain).
+Upstream: {UPSTREAM}
+Hub packaging: {HUB_REPO_ID} (v{DATASET_VERSION})
 
 <!-- stats: {json.dumps(stats, sort_keys=True)} -->
 """

@@ -14,7 +14,9 @@ REFERENCE = {
     "avg_relevant_per_query": 2.03,
     "min_relevant_per_query": 1,
     "max_relevant_per_query": 10,
+    "gold_parallels": 945,
     "authors": {"Ovid": 11995, "Vergil": 9896, "Statius": 9731, "Lucan": 8053},
+    "works": {"Lucan": "Bellum Civile", "Ovid": "Metamorphoses", "Statius": "Thebaid", "Vergil": "Aeneid"},
 }
 
 

@@ -10,7 +10,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from latin_intertext.benchmark import Benchmark, benchmark_from_rows, checksum_problems, read_rows, reference_problems, schema_problems
+from latin_intertext.benchmark import Benchmark, Query, benchmark_from_rows, checksum_problems, read_rows, reference_problems, schema_problems
+from latin_intertext.build.dataset import VF_BOOK
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.card import render_card
 from latin_intertext.publish.stats import compare_with_reference, compute_stats
@@ -48,6 +49,24 @@ def _beir_problems(root: Path, bench: Benchmark) -> list[str]:
     return problems
 
 
+def _query_problems(q: Query) -> list[str]:
+    """Where a query breaks the card: id ``vf-1-{start}-{end}``, ``vf_book`` always 1, ``query_phrases`` a JSON list of strings."""
+    problems = []
+    if q.id != f"vf-{q.vf_book}-{q.line_start}-{q.line_end}":
+        problems.append(f"query id {q.id!r} does not match vf_book/line_start/line_end ({q.vf_book}, {q.line_start}, {q.line_end})")
+    if q.vf_book != VF_BOOK:
+        problems.append(f"query {q.id!r}: vf_book is {q.vf_book}; the card says it is always {VF_BOOK} in this release")
+    if q.line_start > q.line_end:
+        problems.append(f"query {q.id!r}: line_start {q.line_start} > line_end {q.line_end}")
+    try:
+        phrases = json.loads(q.query_phrases)
+    except ValueError:
+        phrases = None
+    if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+        problems.append(f"query {q.id!r}: query_phrases {q.query_phrases[:60]!r} is not a JSON list of strings")
+    return problems
+
+
 def validate_dataset(root: Path | str) -> list[str]:
     """Every problem found in a published folder; an empty list means it is valid."""
     root = Path(root)
@@ -71,6 +90,7 @@ def validate_dataset(root: Path | str) -> list[str]:
         if d.id != f"{d.author.lower()}-{d.book}-{d.line}":
             problems.append(f"corpus id {d.id!r} does not match author/book/line ({d.author}, {d.book}, {d.line})")
     problems += [f"query {q.id!r} has no qrels" for q in bench.queries if q.id not in bench.qrels]
+    problems += [problem for q in bench.queries for problem in _query_problems(q)]
     stats = compute_stats(bench)
     problems += [f"figures differ from the v1.0.0 card: {p}" for p in compare_with_reference(stats)]
     if bench.card != stats:

@@ -62,15 +62,6 @@ def text_tokens(text: str) -> list[tuple[str, frozenset[str]]]:
     return [(t.norm, latin.lemma_candidates(t.form)) for t in latin.tokenize(text)]
 
 
-def candidate_lemma_counts(texts: Sequence[Sequence[tuple[str, frozenset[str]]]]) -> Counter[str]:
-    """How often each lemma is a candidate of a token of ``texts`` (every candidate of each token counts)."""
-    counts: Counter[str] = Counter()
-    for tokens in texts:
-        for _form, lemmas in tokens:
-            counts.update(lemmas)
-    return counts
-
-
 class StemFrequencies:
     """v3's frequency of a form in a text: the share of the text's tokens that have a candidate lemma in common with
     the form, each token counted once ("the count for a word includes every occurrence of an inflected form with which
@@ -85,6 +76,10 @@ class StemFrequencies:
                 self._sets_with[lemma].append(i)
         self.n_tokens = max(sum(self._counts), 1)
         self._memo: dict[frozenset[str], float] = {}
+
+    def lemma_counts(self) -> Counter[str]:
+        """How often each lemma is a candidate of a token (every candidate of each token counts): v3's stop list basis."""
+        return Counter({lemma: sum(self._counts[i] for i in sets) for lemma, sets in self._sets_with.items()})
 
     def of(self, lemmas: frozenset[str]) -> float:
         """The relative frequency of a form with these candidate lemmas (a count of at least 1)."""
@@ -153,7 +148,8 @@ class Tesserae(Retriever):
             stems = StemFrequencies([lines[i] for i in members])
             for i in members:
                 inv_freq[i] = [1.0 / stems.of(lemmas) for _form, lemmas in lines[i]]
-        counts = candidate_lemma_counts(lines)
+        self._target_stems = StemFrequencies(lines)  # the passage's frequencies: the searched corpus, for every passage
+        counts = self._target_stems.lemma_counts()
         self.stoplist = [l for l, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: self.stopwords]]
         stop = set(self.stoplist)
         self._lines = lines
@@ -163,7 +159,6 @@ class Tesserae(Retriever):
         self._vocab = {lemma: i for i, lemma in enumerate(dict.fromkeys(l for by_lemma in positions for l in by_lemma))}
         self._postings = Postings.of(positions, self._vocab)
         self._stop = stop
-        self._target_stems = StemFrequencies(lines)  # the passage's frequencies: the searched corpus, for every passage
 
     def no_hits_reason(self, text: str) -> str | None:
         """Why nothing can match: fewer than two of the passage's words are outside the stop list."""

@@ -55,6 +55,13 @@ def _int(row: dict, column: str, problems: list[str], where: str) -> int | None:
         return None
 
 
+def line_ends(data: bytes) -> dict[str, int]:
+    """How the lines of a file end ({"CRLF": n, ...}): the gold CSV's CRLF is a quirk the build reports, not assumes."""
+    crlf = data.count(b"\r\n")
+    counts = {"CRLF": crlf, "LF": data.count(b"\n") - crlf, "CR": data.count(b"\r") - crlf}
+    return {end: n for end, n in counts.items() if n}
+
+
 def read_gold(path: Path | str, corpus_keys: set[tuple[str, int, int]] | None = None) -> list[GoldParallel]:
     """Parse and validate the gold CSV; with ``corpus_keys``, also check that every target line exists."""
     path = Path(path)

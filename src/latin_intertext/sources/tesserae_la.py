@@ -93,6 +93,16 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
 
 # Pinned files that are not Latin texts: left out of everything built from the collection, and reported.
 NOT_TEXTS = {f"{COLLECTION}/test.tester.tess": "Tesserae's own test fixture (the first line of the Aeneid), not a text"}
+# Texts of the upstream collection that the snapshot behind the manifest left out: neither pinned nor searched, and said so.
+NOT_IN_SNAPSHOT = {
+    f"{COLLECTION}/jerome.vulgate.tess": "Jerome's Vulgate, in tesserae/tesserae at the pinned commit but left out of the "
+    "snapshot the sources come from (over the size it keeps): not pinned, so not read, indexed or searched"
+}
+
+
+def not_in_snapshot_notes() -> list[str]:
+    """One line per upstream text the collection lacks, for every report of what was read."""
+    return [f"{name}: {why}" for name, why in NOT_IN_SNAPSHOT.items()]
 
 
 def pinned_files(sources: Path | str | None = None) -> tuple[list[Path], list[Path]]:
@@ -121,6 +131,7 @@ class CorpusReport:
     skipped: list[str] = field(default_factory=list)  # duplicate citations and citations without text
     malformed: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # pinned files that are not texts (NOT_TEXTS)
+    absent: list[str] = field(default_factory=list)  # upstream texts the snapshot lacks (NOT_IN_SNAPSHOT)
 
     def add(self, read: TessRead) -> None:
         """Count one file as read by :func:`read_tess`."""
@@ -135,6 +146,7 @@ class CorpusReport:
             f"{self.files} files, {self.lines:,} lines, {self.words:,} words; "
             f"{len(self.malformed)} malformed and {len(self.skipped)} skipped lines left out, {len(self.blank)} blank lines"
             + (f"; {len(self.ignored)} file(s) ignored" if self.ignored else "")
+            + (f"; not in the snapshot: {', '.join(n.split(':')[0] for n in self.absent)}" if self.absent else "")
         )
 
     def to_dict(self) -> dict:
@@ -204,6 +216,7 @@ def read_lines(path: Path, report: CorpusReport, display: str | None = None) -> 
 
 def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_file: Callable[[str], None] | None) -> Iterator[list[str]]:
     report.ignored = [ignored_note(Path(name)) for name in NOT_TEXTS]
+    report.absent = not_in_snapshot_notes()
     for entry in files:
         for line in read_lines(root / entry.local_path, report, entry.local_path):
             lemmas = latin.lemmas(line.text)
