@@ -214,7 +214,7 @@ def _broken():
 @pytest.fixture
 def fake_retrievers(monkeypatch):
     _FakeLearned.fitted = []
-    monkeypatch.setitem(REGISTRY, "fake-learned", RetrieverSpec("fake-learned", _FakeLearned, "test double", learned=True))
+    monkeypatch.setitem(REGISTRY, "fake-learned", RetrieverSpec("fake-learned", _FakeLearned, "test double", learned=True, caveat="grid from a test"))
     monkeypatch.setitem(REGISTRY, "fake-broken", RetrieverSpec("fake-broken", _FakeLearned, "needs an extra", needs=("imaginary extra",)))
     monkeypatch.setitem(REQUIREMENTS, "imaginary extra", _broken)
 
@@ -251,7 +251,7 @@ def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm2
     text = md.read_text()
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert {r.split("|")[1].strip() for r in rows[:2]} == {"`bm25.run (run)`", "`bm25`"}  # the same run twice, told apart
-    assert any("`fake-learned`" in r and "3-fold CV" in r for r in rows)
+    assert any("`fake-learned`" in r and "| 3-fold CV; grid from a test |" in r for r in rows)  # the registry's caveat, in Notes
     assert "- `fake-broken`: No module named 'imaginary_extra' (needs imaginary extra)" in text
     assert re.search(r"\| `bm25` \| 0\.\d{4} \[0\.\d{4}, 0\.\d{4}\] \|", text)
     png = md.with_suffix(".png")

@@ -14,7 +14,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import cross_validate, grouped_folds
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.retrieve import make_retriever
-from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, Unit
+from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
 from latin_intertext.retrieve.ranker import ALL_FEATURES, AUTHOR_FEATURE, FAMILIES, EvidenceRanker, monotone_direction
 
 from conftest import synonym_vectors
@@ -262,6 +262,16 @@ def test_real_query_candidates_hold_the_parallel_and_its_neighbours(corpus):
     cand, matrix = ranker._features(QUERIES["q3"][0])
     assert {2, 3, 4} <= set(cand.tolist())
     assert matrix.shape == (len(cand), len(ALL_FEATURES) + 1)
+
+
+def test_a_line_sounds_exactly_like_itself_as_a_query():
+    """Sound compares the same text on both sides (latin.sound_text): enclitics, repeats and punctuation included."""
+    lines = make_corpus(LINES + [("Poeta", "Carmen", "arma, arma! virumque cano; arma")])
+    index = LineIndex.build(lines)
+    for doc in (3, len(lines) - 1):  # gladiumque ... bellumque; a repeated word and punctuation
+        features = dense_features(index, Unit.of(lines[doc].text))
+        assert features[doc, DENSE_FEATURES.index("char_cos")] == pytest.approx(1.0, abs=1e-6)
+        assert window_char_cos(index, Unit.of(lines[doc].text), np.array([doc]))[0] == pytest.approx(1.0, abs=1e-6)
 
 
 def test_features_name_no_author_or_work():

@@ -223,6 +223,15 @@ def test_top_k_takes_tied_lines_by_their_text_not_by_corpus_order():
     assert list(forward)[0] == "vergil-1-4" and len(set(forward.values())) == 3
 
 
+def test_lines_of_the_same_text_tie_by_their_ids_not_by_corpus_order():
+    """Sixteen texts stand twice in the epics (formulae): which of two equal lines comes first is not the corpus's order."""
+    lines = [CorpusLine(f"{a}-1-1", "talia dicta dabat", a, "w", 1, 1, "") for a in ("vergil", "ovid", "lucan", "statius")]
+    scores = np.ones(len(lines))
+    forward = top_k([d.id for d in lines], scores, 4, text_order(lines))
+    backward = top_k([d.id for d in lines[::-1]], scores, 4, text_order(lines[::-1]))
+    assert list(forward) == list(backward)  # by index, each would list its own corpus order
+
+
 def test_a_retriever_indexed_again_orders_ties_by_its_new_corpus(mini_corpus):
     retriever = make_retriever("bm25").index(mini_corpus)
     assert retriever.text_order.tolist() == text_order(mini_corpus).tolist()

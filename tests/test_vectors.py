@@ -188,7 +188,7 @@ def test_tuned_word2vec_chooses_its_settings_on_the_training_queries(tmp_path, l
     with pytest.raises(LatinIntertextError, match="no settings outside cross-validation"):
         tuned.search({"q": query}, k=3)  # unfitted, it would silently be word2vec
     tuned.fit(bench)
-    assert tuned.threshold in TUNING_GRID["threshold"] and tuned.soft_weight in TUNING_GRID["soft_weight"]
+    assert tuned.threshold in TUNING_GRID["threshold"] and tuned.soft_weight in TUNING_GRID["soft_weight"] and tuned.neighbours in TUNING_GRID["neighbours"]
     assert (tuned.soft_weight > 0) if soft_helps else (tuned.soft_weight < 0.5)
     assert next(iter(tuned.search({"q": query}, k=3)["q"])) == corpus[0].id
 

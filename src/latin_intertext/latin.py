@@ -122,6 +122,13 @@ def fold(text: str) -> str:
     return strip_diacritics(text).lower().replace("v", "u").replace("j", "i")
 
 
+def sound_text(text: str) -> str:
+    """The folded words of ``text`` joined by single spaces: what character
+    n-gram (sound) evidence compares, the same for a query as for a line (enclitics as written, punctuation left out),
+    so that a text sounds exactly like itself."""
+    return " ".join(fold(word) for word, _, _ in words(text))
+
+
 # UTF-8 punctuation decoded as Latin-1 (e.g. an em dash read as "â\x80\x94"), as found in some sources.
 _MOJIBAKE = re.compile(r"[âÃÂ][\x80-\xbf]+")
 

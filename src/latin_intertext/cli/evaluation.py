@@ -223,7 +223,7 @@ def leaderboard(
         except (ImportError, LatinIntertextError) as exc:  # a failure no cheap check foresaw
             cannot_run(spec, exc)
             continue
-        note = f"{cv}-fold CV" if spec.learned else ""
+        note = "; ".join(filter(None, [f"{cv}-fold CV" if spec.learned else "", spec.caveat]))
         entries.append(Entry(spec.name, build_report(result.run, bench, spec.name, {"k": k}, resamples), result.seconds, note))
         console.print(f"{spec.name}: nDCG@10 {entries[-1].report.metrics['ndcg_at_10']:.4f} in {result.seconds:.1f}s", highlight=False)
     for path, label, read in runs:

@@ -89,8 +89,11 @@ class LearnedRetriever(Retriever):
 
 
 def text_order(corpus: Sequence[CorpusLine]) -> np.ndarray:
-    """A checksum of each line's text, which says nothing of who wrote it: equal lines tie alike in any file."""
-    return np.array([zlib.crc32(d.text.encode("utf-8")) for d in corpus], dtype=np.int64)
+    """A checksum of each line's text, which says nothing of who wrote it (equal lines tie alike in any file), then,
+    for lines of the very same text, a checksum of their ids: never where a line stands in the corpus."""
+    text = np.array([zlib.crc32(d.text.encode("utf-8")) for d in corpus], dtype=np.uint64)
+    ids = np.array([zlib.crc32(d.id.encode("utf-8")) for d in corpus], dtype=np.uint64)
+    return (text << np.uint64(32)) | ids
 
 
 def top_indices(values: np.ndarray, n: int, order: np.ndarray, eligible: np.ndarray) -> np.ndarray:
@@ -144,6 +147,7 @@ class RetrieverSpec:
     baseline: bool = True
     model_type: str = "sparse"  # MTEB's ModelMeta.model_type: "sparse" or "dense"
     cache_index: bool = False  # its indexed state is plain data, worth pickling for the next search (serve.searcher)
+    caveat: str = ""  # what a reader of its figures must know (the leaderboard's Notes): e.g. settings chosen on the benchmark
 
 
 REGISTRY: dict[str, RetrieverSpec] = {}
@@ -178,6 +182,7 @@ def register(
     baseline: bool = True,
     model_type: str = "sparse",
     cache_index: bool = False,
+    caveat: str = "",
     aliases: tuple[str, ...] = (),
     **params,
 ):
@@ -185,7 +190,7 @@ def register(
 
     def wrap(cls):
         cls.name = name
-        REGISTRY[name] = RetrieverSpec(name, cls, description, needs, params, learned, baseline, model_type, cache_index)
+        REGISTRY[name] = RetrieverSpec(name, cls, description, needs, params, learned, baseline, model_type, cache_index, caveat)
         for alias in aliases:
             ALIASES[alias] = name
         return cls

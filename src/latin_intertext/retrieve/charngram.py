@@ -16,11 +16,6 @@ from latin_intertext.benchmark import CorpusLine
 from latin_intertext.retrieve.base import Retriever, register, top_k
 
 
-def folded_words(text: str) -> str:
-    """The folded words of ``text`` joined by spaces: the analyser's input."""
-    return " ".join(latin.fold(w) for w, _, _ in latin.words(text))
-
-
 @register("charngram", "TF-IDF over character 3-5-grams (char_wb) of folded text, cosine", cache_index=True)
 class CharNgram(Retriever):
     def __init__(self, ngram_min: int = 3, ngram_max: int = 5, sublinear_tf: bool = True):
@@ -34,7 +29,7 @@ class CharNgram(Retriever):
             analyzer="char_wb",
             ngram_range=(self.ngram_min, self.ngram_max),
             sublinear_tf=self.sublinear_tf,
-            preprocessor=folded_words,
+            preprocessor=latin.sound_text,
             dtype=np.float32,
         )
         self._matrix = self._vectorizer.fit_transform([d.text for d in corpus]).tocsr()

@@ -54,6 +54,7 @@ class Unit:
     n_words: int
     terms: dict[str, dict[str, list[int]]]  # channel -> term -> positions
     words: tuple[str, ...] = ()  # folded forms in order
+    sound: str = ""  # latin.sound_text: what the sound features compare
 
     @classmethod
     def of(cls, text: str) -> "Unit":
@@ -72,7 +73,7 @@ class Unit:
                 terms["bigram"].setdefault(pair, []).append(a.position)
         for channel, edge in (("head", tokens[:EDGE_WORDS]), ("tail", tokens[-EDGE_WORDS:])):
             terms[channel] = {lemma: [t.position] for t in edge for lemma in sorted(latin.lemma_candidates(t.form))}
-        return cls(len(tokens), terms, tuple(t.norm for t in tokens))
+        return cls(len(tokens), terms, tuple(t.norm for t in tokens), latin.sound_text(text))
 
 
 @dataclass
@@ -134,8 +135,8 @@ class LineIndex:
         index.open_start = index.before(index.open_end)
         index.scene = scene_bounds(index.prev, index.next, SCENE_LINES)
         index.themes = Themes.of(index, vectors) if vectors is not None else None
-        index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), preprocessor=latin.fold, sublinear_tf=True, dtype=np.float32)
-        index.char_by_line = index.char.fit_transform([d.text for d in lines]).tocsr()
+        index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), lowercase=False, sublinear_tf=True, dtype=np.float32)
+        index.char_by_line = index.char.fit_transform([u.sound for u in index.units]).tocsr()
         index.char_by_trigram = index.char_by_line.T.tocsr()
         return index
 
@@ -285,7 +286,7 @@ def dense_features(index: LineIndex, query: Unit) -> np.ndarray:
         vocab = index.vocab[channel]
         ids = [vocab[t] for t in query.terms[channel] if t in vocab and not (channel in ("lemma", "lemmaset") and t in index.stop)]
         cols += _overlap(index.matrices[channel], ids, index.idf[channel][ids])
-    qchar = index.char.transform([" ".join(f for f in query.terms["form"])])
+    qchar = index.char.transform([query.sound])
     char_cos = (qchar @ index.char_by_trigram).toarray().ravel()
     lemmaset_idf = cols[CHANNELS.index("lemmaset") * 3]
     stem_idf = cols[CHANNELS.index("stem") * 3]
@@ -332,7 +333,7 @@ def shared_query_words(index: LineIndex, query: Unit, doc: int) -> set[int]:
 
 def window_char_cos(index: LineIndex, query: Unit, lines: np.ndarray) -> np.ndarray:
     """Sound similarity of each line to the closest verse-sized window of the query (long queries dilute plain cosine)."""
-    words = query.words
+    words = query.sound.split()
     starts = range(0, max(len(words) - WINDOW_WORDS, 0) + 1, WINDOW_STEP)
     windows = [" ".join(words[i : i + WINDOW_WORDS]) for i in starts] or [""]
     sims = index.char_by_line[lines] @ index.char.transform(windows).T
