@@ -43,6 +43,7 @@ def test_api_queries_and_one_query(client, benchmark):
     assert queries[1]["id"] == qid and queries[1]["n_gold_lines"] == 6
     detail = client.get(f"/api/queries/{qid}").json()
     assert set(detail["metrics"]) == {"ndcg_at_10", "recall_at_10", "recall_at_100"}  # MTEB's names
+    assert detail["metrics_note"] is None and 'id="trained-on-all"' not in client.get(f"/benchmark/{qid}").text  # bm25-lemma learned nothing
     # the figures are the project's evaluation (pytrec_eval) of the returned top 10, and of a top 100 searched here
     from latin_intertext.evaluate.metrics import evaluate_run
 
@@ -282,6 +283,14 @@ def test_pages(client, benchmark):
     assert f"Gold parallels ({n_lines} lines)" in query.text and f"<td>{n_lines}</td></tr>" in listing.text.split(f'href="/benchmark/{qid}"')[1].split("<tr>")[0]
     assert client.get("/benchmark/nope").status_code == 404
     assert client.get("/static/style.css").status_code == 200
+
+
+def test_a_learned_retrievers_per_query_figures_say_they_are_in_sample():
+    from latin_intertext.serve.app import in_sample_note
+
+    assert "trained on all benchmark queries, this one included" in in_sample_note("best")
+    assert in_sample_note("evidence-ranker") and in_sample_note("word2vec-tuned")
+    assert in_sample_note("bm25") is None and in_sample_note("bm25-lemma-sparse") is None
 
 
 def test_create_app_from_dataset_folder(dataset_dir):

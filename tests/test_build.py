@@ -218,6 +218,14 @@ def test_a_duplicate_the_gold_quotes_is_kept_instead_of_the_first(tiny_mirror):
     assert "CSV line 4" in dropped.reason
 
 
+def test_of_two_duplicates_the_gold_quotes_alike_the_first_is_kept(tiny_mirror):
+    rewrite(tiny_mirror / "naacl2021/vf_intertext_dataset_1_0.csv", "deum canimus,bella primus", "deum canimus,versus iterum")
+    bench, rep = build_benchmark(tiny_mirror)
+    assert bench.corpus[bench.doc_index["lucan-1-2"]].text == "primus versus iterum"
+    [dropped] = [s for s in rep.skipped if s.reason.startswith("duplicate citation")]
+    assert dropped.content == "secundus versus iterum" and not dropped.reason.endswith("that one kept")
+
+
 def test_numbering_gaps_are_reported_not_renumbered():
     def lines(author, book, numbers):
         return [CorpusLine(f"{author.lower()}-{book}-{n}", "x", author, "W", book, n, f"<{n}>") for n in numbers]

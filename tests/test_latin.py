@@ -347,3 +347,9 @@ def test_an_accent_with_no_precomposed_letter_stays_inside_its_word():
     """*ā́rma* (a, combining macron, combining acute) has no precomposed form, so NFC cannot join it: still one word."""
     assert [w for w, _s, _e in latin.words("ā́rma virúmque")] == ["ā́rma", "virúmque"]
     assert latin.lemmas("a\u0304\u0301rma viru\u0301mque") == ["arma", "uir"]
+
+
+def test_mis_decoded_punctuation_is_not_part_of_a_word():
+    """An em dash read as Latin-1 (as some Tesserae texts carry it) separates words like the dash it was."""
+    assert [w for w, _, _ in latin.words("arma\u00e2\u0080\u0094virum")] == ["arma", "virum"]
+    assert [w for w, _, _ in latin.words("arma\u00e2\u0080\u0094virum")] == [w for w, _, _ in latin.words("arma \u2014 virum")]

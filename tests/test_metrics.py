@@ -69,6 +69,13 @@ def test_means_average_over_every_query_with_qrels(toy):
     assert toy.main_score == pytest.approx(((1 / log2(3) + 1 / log2(5)) / (1 + 1 / log2(3)) + 1 / log2(3)) / 4)
 
 
+def test_a_query_whose_lines_are_all_judged_irrelevant_is_not_averaged():
+    """As trec_eval and MTEB: a query with no relevant line has no nDCG to average (and is not a 0)."""
+    run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"c": 1.0}}
+    both = evaluate_run(run, {"q1": {"a": 1}, "q2": {"c": 0, "d": 0}})
+    assert both.query_ids == ("q1",) and both.means["ndcg_at_10"] == pytest.approx(1.0)
+
+
 def test_registry_names_mteb_keys_and_trec_measures():
     expected = {f"ndcg_at_{k}" for k in (1, 3, 5, 10, 100)} | {"map_at_10", "map_at_100", "map"}
     expected |= {f"recall_at_{k}" for k in (1, 5, 10, 100, 1000)} | {"precision_at_1", "precision_at_10", "mrr_at_10"}

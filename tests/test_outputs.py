@@ -175,6 +175,18 @@ def test_atomic_files_puts_the_old_files_back_when_a_later_one_cannot_be_replace
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.png"]
 
 
+def test_atomic_files_removes_a_new_file_when_a_later_one_cannot_be_written(tmp_path):
+    """All land or none: a model file that did not exist before is not left without its sidecar."""
+    a, b = tmp_path / "model.txt", tmp_path / "model.json"
+    with pytest.raises(OSError):
+        with atomic_files(a, b) as (ta, tb):
+            ta.write_text("new model")
+            tb.write_text("new sidecar")
+            b.mkdir()  # b can no longer be replaced by a file, after a has been written
+    assert not a.exists() and b.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json"]
+
+
 def test_atomic_dir_restores_the_old_folder_when_the_new_one_cannot_take_its_place(tmp_path, monkeypatch):
     out = tmp_path / "idx"
     out.mkdir()

@@ -233,6 +233,21 @@ def test_push_dry_run_lists_every_file_and_uploads_nothing(dataset_dir, monkeypa
     assert f"{len(files)} files, {sum(map(len, files.values())):,} bytes" in err
 
 
+def test_push_uploads_the_folder_as_a_dataset_to_the_given_repo_and_branch(dataset_dir, monkeypatch, capsys):
+    import huggingface_hub
+
+    calls = []
+    monkeypatch.setattr(huggingface_hub.HfApi, "create_repo", lambda self, repo_id, **kw: calls.append(("create", repo_id, kw)))
+    monkeypatch.setattr(huggingface_hub.HfApi, "upload_folder", lambda self, **kw: calls.append(("upload", kw["repo_id"], kw)))
+    monkeypatch.setenv("HF_TOKEN", "hf_dummy")
+    code, out, _err = run_cli(monkeypatch, capsys, "push", dataset_dir, "--repo-id", "me/latin-test", "--revision", "v1.0.0")
+    assert code == 0 and [(c[0], c[1]) for c in calls] == [("create", "me/latin-test"), ("upload", "me/latin-test")]
+    assert calls[0][2]["repo_type"] == "dataset" and calls[0][2]["exist_ok"]
+    upload = calls[1][2]
+    assert (upload["repo_type"], upload["revision"], upload["folder_path"]) == ("dataset", "v1.0.0", str(dataset_dir))
+    assert f"uploaded README.md ({(dataset_dir / 'README.md').stat().st_size:,} bytes) -> me/latin-test (dataset)" in out
+
+
 def test_push_without_token_is_a_clear_error(dataset_dir, monkeypatch, capsys):
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.delenv("HUGGING_FACE_HUB_TOKEN", raising=False)

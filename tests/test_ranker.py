@@ -274,6 +274,17 @@ def test_a_line_sounds_exactly_like_itself_as_a_query():
         assert window_char_cos(index, Unit.of(lines[doc].text), np.array([doc]))[0] == pytest.approx(1.0, abs=1e-6)
 
 
+def test_a_long_running_search_keeps_the_features_of_a_bounded_number_of_passages(fitted, monkeypatch):
+    import latin_intertext.retrieve.ranker as ranker_module
+
+    monkeypatch.setattr(ranker_module, "CACHED_TEXTS", 3)
+    before = fitted.search(texts(["q7"]), k=12)
+    for text in ("nauta", "luna", "mater", "miles"):
+        fitted.search({"x": text}, k=5)
+    assert len(fitted._cache) == 3 and QUERIES["q7"][0] not in fitted._cache  # the oldest passages went first
+    assert fitted.search(texts(["q7"]), k=12) == before  # computed again, the same run
+
+
 def test_features_name_no_author_or_work():
     identity = re.compile(r"author|work|poet|title|book|vergil|ovid|lucan|statius|valerius", re.I)
     assert [f for f in FEATURES + ALL_FEATURES if identity.search(f)] == []
@@ -460,6 +471,37 @@ def test_word_vector_themes_meet_a_parallel_told_in_other_words(corpus, tmp_path
     assert not plain_matrix[:, theme].any()  # no vectors: the theme columns stay 0 and the model never sees them
 
 
+def test_each_bagged_member_trains_on_every_positive_and_a_share_of_the_negatives(corpus, bench, monkeypatch):
+    import lightgbm as lgb
+
+    seen = []
+    real = lgb.Dataset
+    monkeypatch.setattr(lgb, "Dataset", lambda data, label, **kw: seen.append(np.asarray(label)) or real(data, label, **kw))
+    ranker = small_ranker(negative_fraction=0.5).index(corpus)
+    ranker.fit(bench.subset(TRAIN))
+    blocks = [ranker._features(QUERIES[q][0])[0] for q in TRAIN]
+    positives = len(TRAIN)  # each planted parallel is a candidate of its query
+    negatives = sum(len(cand) for cand in blocks) - positives
+    assert len(seen) == ranker.n_models
+    for labels in seen:
+        assert labels.sum() == positives and 0 < len(labels) - positives < negatives
+    assert len({len(labels) for labels in seen}) > 1  # each member draws its own negatives
+
+
+def test_a_run_goes_past_the_candidates_to_every_line_stage_1_finds(corpus, bench):
+    """Runs are filled to depth k from stage 1's ranking below the reranked candidates (Recall@1000 and MAP count them)."""
+    narrow = dict(n_candidates=1, n_char_candidates=0, n_neighbour_seeds=0, n_theme_candidates=0)
+    ranker = small_ranker(**narrow).index(corpus).fit(bench.subset(TRAIN))
+    text = "per sidera caelo nitet luna undas campi"  # words of several lines
+    cand, scores = ranker.score_candidates(text)
+    run = ranker.search({"q": text}, k=12)["q"]
+    found = int(np.count_nonzero(np.isfinite(ranker.score_all(text))))  # lines sharing any evidence
+    assert len(cand) < found and len(run) == min(12, found)
+    ranked = list(run.values())
+    assert ranked == sorted(ranked, reverse=True) and min(ranked[: len(cand)]) > max(ranked[len(cand) :])
+    assert set(list(run)[: len(cand)]) == {ranker.doc_ids[i] for i in cand}  # the reranked candidates first
+
+
 def test_themed_ranker_needs_vectors_and_has_no_search_model(corpus, bench, tmp_path):
     with pytest.raises(LatinIntertextError, match="train-vectors"):
         make_retriever("evidence-ranker-themes").index(corpus)  # the test home holds no vectors
@@ -508,14 +550,15 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
     bench = spaced_bench(corpus)
     rows = [
         ablation.Variant("full model (no author prior)"),
-        ablation.Variant("settings: 7 trees, seed 4", settings=(("n_estimators", 7), ("seed", 4))),
+        ablation.Variant("settings: 7 trees, seed 4, 15 leaves", settings=(("n_estimators", 7), ("seed", 4), ("num_leaves", 15))),
         ablation.Variant("without monotone constraints", monotone=False),
     ]
     monkeypatch.setattr(ablation, "variants", lambda: rows)
-    fitted, fit = [], EvidenceRanker.fit
+    fitted, fit, leaves = [], EvidenceRanker.fit, []
 
     def recording_fit(self, train):
         fitted.append((self.n_estimators, self.seed, self.monotone))
+        leaves.append(self.num_leaves)
         return fit(self, train)
 
     monkeypatch.setattr(EvidenceRanker, "fit", recording_fit)
@@ -529,7 +572,10 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         assert low <= row["vs_full"]["diff"] <= high
         assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report["ablation"][0]["ndcg_at_10"])
         assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p " in ablation.to_markdown(report)
-    assert ablation.FIXED_SETTINGS == {"n_estimators": EvidenceRanker().n_estimators, "seed": 0}
+    assert leaves[:6] == [31, 31, 15, 15, 31, 31]  # the row after a 15-leaf row is fitted with the shipped 31 leaves
+    assert ablation.FIXED_SETTINGS == {name: EvidenceRanker().params()[name] for name in ablation.FIT_SETTINGS}
+    with pytest.raises(ValueError, match="n_candidates"):  # stage 1 is cached per index: no variant may change it
+        ablation.Variant("more candidates", settings=(("n_candidates", 600),))
 
 
 def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus, monkeypatch, tmp_path):

@@ -93,6 +93,7 @@ def test_rare_pair_distance_counts_words_between_the_two_rarest_inclusive():
     # 1/f: the rarest are at positions 3 (20) and 0 (10): words 0..3 -> 4
     assert rare_pair_distance([0, 3, 5], [10.0, 20.0, 5.0]) == 4
     assert rare_pair_distance([2, 3], [1.0, 1.0]) == 2  # adjacent words: distance 2
+    assert rare_pair_distance([0, 3, 5], [1.0, 1.0, 1.0]) == 4  # equally rare: the leftmost two, as read_table.pl takes them
 
 
 def test_pair_score_by_hand():
@@ -109,6 +110,16 @@ def test_pair_needs_two_matched_tokens_and_two_forms_on_each_side():
     assert pair_score([(0, "a", 1.0), (4, "a", 1.0)], two) is None  # one form twice
     assert pair_score(two, [(0, "x", 1.0), (2, "x", 1.0)]) is None
     assert pair_score(two, two) == pytest.approx(math.log(4 / 4))
+
+
+def test_tesserae_weighs_a_line_by_the_frequencies_of_its_own_work():
+    """v3 counts a target word's frequency in its own text: *arma*, common in one work and rare in the other, makes the
+    same line score lower where it is common (with the corpus's frequencies the two would tie)."""
+    rows = [("a", "arma virum cano"), ("a", "arma arma arma"), ("b", "arma virum cano"), ("b", "troia litora venit")]
+    corpus = [CorpusLine(f"{w}-1-{i}", t, w, w, 1, i, "") for i, (w, t) in enumerate(rows, start=1)]
+    retriever = make_retriever("tesserae", stopwords=0).index(corpus)
+    scores = retriever.score_all("arma virumque cano")
+    assert scores[2] > scores[0] > -np.inf
 
 
 def test_form_frequency_counts_every_token_sharing_a_lemma_once():
@@ -266,9 +277,9 @@ def _evaluate(benchmark, name, **params):
 @pytest.mark.parametrize(
     ("name", "ndcg_band", "recall_band"),
     [
-        ("bm25", (0.23, 0.30), (0.45, 0.75)),
-        ("charngram", (0.26, 0.32), (0.55, 0.70)),
-        ("tesserae", (0.18, 0.29), (0.40, 0.52)),
+        ("bm25", (0.253, 0.273), (0.503, 0.523)),  # the README's 0.2627 and 0.5126, within 0.01
+        ("charngram", (0.280, 0.300), (0.620, 0.640)),  # 0.2905 and 0.6307
+        ("tesserae", (0.256, 0.276), (0.481, 0.501)),  # 0.2665 and 0.4914
     ],
 )
 def test_benchmark_figures_in_band(benchmark, name, ndcg_band, recall_band):

@@ -75,6 +75,12 @@ def test_match_kinds():
 
     assert [(text, m.kind) for text, m in line_segments("armis viros canebat et arma", found) if m and m.lemma == "arma"] == [("armis", "lemma"), ("arma", "form")]
     assert match_words(query, latin.tokenize("armis"))[0].kind == "lemma"
+    from latin_intertext.serve.explain import query_segments
+
+    # the query's arma stands in two matches (the form arma, the lemma of armis): highlighted once, the text intact
+    assert sum(1 for m in found for w in m.query if w.form == "arma") == 2
+    pieces = query_segments("arma virumque cano", found)
+    assert "".join(text for text, _ in pieces) == "arma virumque cano" and [t for t, m in pieces if m][0] == "arma"
     assert matches["uir", "lemma"].query[0].form == "virumque" and matches["uir", "lemma"].query[0].position == 1
     assert all(not m.weak for m in matches.values())
     same = match_words(latin.tokenize("alma Venus"), latin.tokenize("alma Venus"))
@@ -188,6 +194,26 @@ def test_default_is_best_when_its_model_is_trained_else_bm25_lemma(monkeypatch, 
     assert name == FALLBACK_RETRIEVER and "another lemmatiser" in reason and "latin-intertext train-ranker" in reason
     hits = Searcher.from_tess([LUCRETIUS]).search("Aeneadum genetrix", k=2)  # still answers
     assert hits and hits[0].id == "lucretius.sample-1-1"
+
+
+def test_an_index_cached_by_other_code_is_built_again(monkeypatch):
+    """The cache key holds a digest of the code that shapes an index: an edit to any of it makes a new index."""
+    real = Path.read_bytes
+    for changed in ("latin.py", "lexicon.py", "vectors.py", "tesserae_la.py", "index.py", "bm25.py", "features.py"):
+        before = searcher_module._code_hash()
+        monkeypatch.setattr(Path, "read_bytes", lambda self, changed=changed: real(self) + (b"#" if self.name == changed else b""))
+        assert searcher_module._code_hash() != before, changed
+        monkeypatch.setattr(Path, "read_bytes", real)
+    corpus = tess_corpus([LUCRETIUS])
+    Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
+    indexed = []
+    make = searcher_module.make_retriever
+    monkeypatch.setattr(searcher_module, "make_retriever", lambda name: indexed.append(name) or make(name))
+    Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
+    assert indexed == []  # the same code: loaded
+    monkeypatch.setattr(searcher_module, "_code_hash", lambda: "edited code")
+    Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
+    assert indexed == ["bm25-lemma"]
 
 
 def test_indexed_retriever_is_cached_by_corpus_hash(monkeypatch):

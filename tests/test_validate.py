@@ -85,6 +85,11 @@ def test_a_query_that_breaks_the_card_is_named(copy, edit, problem):
     assert problem in validate_dataset(copy)
 
 
+def test_a_query_without_qrels_is_named(copy):
+    rewrite_parquet(copy, "qrels", lambda rows: rows.__setitem__(slice(None), [r for r in rows if r["query-id"] != "vf-1-1-1"]), reseal=True)
+    assert "query 'vf-1-1-1' has no qrels" in validate_dataset(copy)
+
+
 def test_gold_parallels_and_works_are_checked_against_the_card(copy):
     rewrite_parquet(copy, "queries", lambda rows: rows[0].update(n_parallels=rows[0]["n_parallels"] + 1), reseal=True)
     assert "figures differ from the v1.0.0 card: gold_parallels: card says 945, data gives 946" in validate_dataset(copy)

@@ -126,11 +126,12 @@ def push(
     dataset: DatasetOpt = None,
     repo_id: Annotated[str, typer.Option("--repo-id", help="The Hub dataset repository, owner/name.")] = HUB_REPO_ID,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be uploaded; upload nothing.")] = False,
+    revision: Annotated[Optional[str], typer.Option("--revision", help="An existing branch of the repository to upload to (default: main).")] = None,
 ) -> None:
     """Upload a validated folder to the Hugging Face Hub (token from $HF_TOKEN)."""
     from latin_intertext.publish.push import push as upload
 
-    plan = upload(dataset_folder(dataset, folder), repo_id, dry_run=dry_run)
+    plan = upload(dataset_folder(dataset, folder), repo_id, dry_run=dry_run, revision=revision)
     verb = "would upload" if dry_run else "uploaded"
     for name, size in plan:
         out.print(f"{verb} {name} ({size:,} bytes) -> {repo_id} (dataset)")

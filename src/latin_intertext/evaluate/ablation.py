@@ -28,8 +28,10 @@ from latin_intertext.retrieve.ranker import FAMILIES, OPTIONAL_FAMILIES, Evidenc
 
 REPORTED = ("ndcg_at_10", "recall_at_100", "map", "recall_at_1000")
 PAIRED = "ndcg_at_10"  # the metric on which each variant is tested against the full model
-# the ranker's LightGBM settings, fixed once and never searched; the report shows how the figures move off them
-FIXED_SETTINGS = {name: EvidenceRanker().params()[name] for name in ("n_estimators", "seed")}
+# The settings a variant may change on a shared indexed ranker: fitting only (candidates and features are cached per
+# index). Every variant starts from the ranker's defaults for all of them, so none inherits the last variant's.
+FIT_SETTINGS = ("n_estimators", "learning_rate", "num_leaves", "min_child_samples", "seed", "n_models", "negative_fraction")
+FIXED_SETTINGS = {name: EvidenceRanker().params()[name] for name in FIT_SETTINGS}
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,10 @@ class Variant:
     monotone: bool = True
     settings: tuple[tuple[str, int | float], ...] = ()  # LightGBM settings other than the fixed ones
     oracle: bool = False  # told the quoted query words: an upper bound, not a retriever
+
+    def __post_init__(self) -> None:
+        if unknown := [name for name, _ in self.settings if name not in FIT_SETTINGS]:
+            raise ValueError(f"variant {self.label!r} sets {unknown}, which a shared indexed ranker cannot change; settings must be among {FIT_SETTINGS}")
 
     @property
     def fit_options(self) -> dict:

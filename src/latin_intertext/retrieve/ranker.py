@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
@@ -143,8 +144,9 @@ class EvidenceRanker(LearnedRetriever):
     def _use_index(self, lines: LineIndex) -> None:
         """Search ``lines`` from now on, with empty per-query caches."""
         self._lines = lines
-        self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._tail: dict[str, np.ndarray] = {}  # non-candidates by first-stage score, to fill runs deeper than the candidates
+        # per passage: candidates, their features, and the other lines by stage 1's score (to fill runs deeper than the
+        # candidates); the most recent CACHED_TEXTS passages, so a long-running server stays bounded
+        self._cache: OrderedDict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = OrderedDict()
         self._last_first: tuple[str | None, np.ndarray | None] = (None, None)
         authors = sorted({d.author for d in lines.lines})
         self._author_code = np.array([authors.index(d.author) for d in lines.lines], dtype=np.float32)
@@ -198,7 +200,9 @@ class EvidenceRanker(LearnedRetriever):
 
     def _features(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         """Candidate line indexes and their full feature matrix (cached per query text; no labels involved)."""
-        if text not in self._cache:
+        if text in self._cache:
+            self._cache.move_to_end(text)
+        else:
             query = Unit.of(text)
             dense = dense_features(self._lines, query)
             first = first_stage_score(dense)
@@ -207,10 +211,12 @@ class EvidenceRanker(LearnedRetriever):
             base = np.hstack([dense[cand], pairs, window_char_cos(self._lines, query, cand)[:, None]])
             key = [base[:, ALL_FEATURES.index(f)] for f in RELATIVE_OF]
             ranks = np.column_stack([_rank_fraction(v) for v in key] + [_gap_to_best(v) for v in key]) if len(cand) else np.zeros((0, len(RELATIVE)))
-            self._cache[text] = (cand, np.hstack([base, ranks, self._author_code[cand, None], self._extra_columns(text, query, cand)]))
-            self._tail[text] = _tail(first, cand, TAIL_DEPTH, self.text_order)
+            features = np.hstack([base, ranks, self._author_code[cand, None], self._extra_columns(text, query, cand)])
+            self._cache[text] = (cand, features, _tail(first, cand, TAIL_DEPTH, self.text_order))
+            while len(self._cache) > CACHED_TEXTS:
+                self._cache.popitem(last=False)
             self._last_first = (text, first)
-        return self._cache[text]
+        return self._cache[text][:2]
 
     def _first_stage(self, text: str) -> np.ndarray:
         """Stage 1's score of every line for ``text`` (kept for the last text only: a full-length array per query)."""
@@ -307,7 +313,7 @@ class EvidenceRanker(LearnedRetriever):
             cand, scores = self.score_candidates(text)
             order = best_first(scores, np.arange(len(cand)), self.text_order[cand])[:k]
             floor = float(scores.min()) if len(scores) else 0.0
-            tail = self._tail[text][: max(k - len(order), 0)]
+            tail = self._cache[text][2][: max(k - len(order), 0)]  # filled by score_candidates just now
             lines = np.concatenate([cand[order], tail])
             values = np.concatenate([scores[order], floor - 1.0 - np.arange(len(tail)) / max(len(tail), 1)])
             run[qid] = dict(zip([self.doc_ids[j] for j in lines], untied(values).tolist()))
@@ -361,6 +367,7 @@ def _sha256(text: str) -> str:
 
 
 TAIL_DEPTH = 1000
+CACHED_TEXTS = 1024  # passages whose features are kept (about 160 KB each): every benchmark query, and a bounded server
 MEMBER_SEPARATOR = "\n#### next bagged member ####\n"
 
 # Features whose growth may only lower a line's score (ranks, shortfalls, gaps) or only raise it (shared evidence).

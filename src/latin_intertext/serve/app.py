@@ -48,6 +48,22 @@ class SearchRequest(BaseModel):
     authors: list[str] | str | None = Field(None, validation_alias=AliasChoices("authors", "author"), description=f"{AUTHOR_HELP} `author` also works, as in GET.")
 
 
+def in_sample_note(retriever_name: str) -> str | None:
+    """For a retriever whose model learned from the benchmark's gold (the registry's ``learned``), why its per-query
+    figures here flatter it: the shipped model was trained on every query, this one included."""
+    from latin_intertext.retrieve.base import REGISTRY, resolve_name
+
+    try:
+        learned = REGISTRY[resolve_name(retriever_name)].learned
+    except LatinIntertextError:  # not a registered retriever (the Tesserae-la index): nothing learned
+        return None
+    return (
+        f"The search model ({retriever_name}) was trained on all benchmark queries, this one included, so these per-query "
+        "figures are optimistic. Benchmark figures come only from cross-validation (latin-intertext ranker-report)."
+        if learned else None
+    )
+
+
 @dataclass(frozen=True)
 class GoldLine:
     citation: Citation
@@ -232,7 +248,10 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def query_page(request: Request, qid: str):
         detail = query_detail(qid)
         hits = searcher.search(detail.query.text, k=10)
-        return page(request, "query.html", results=view(hits, detail.query.text, detail.gold_ids), query=detail.query, metrics=detail.metrics, gold=detail.gold)
+        return page(
+            request, "query.html", results=view(hits, detail.query.text, detail.gold_ids), query=detail.query, metrics=detail.metrics, gold=detail.gold,
+            in_sample=in_sample_note(searcher.retriever_name),
+        )
 
     # --- JSON API ----------------------------------------------------------------------------------------
     @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)")
@@ -269,6 +288,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             "query": asdict(detail.query),
             "retriever": searcher.retriever_name,
             "metrics": detail.metrics,
+            "metrics_note": in_sample_note(searcher.retriever_name),
             "gold": [{"citation": asdict(g.citation), "text": g.text, "system_rank": g.rank} for g in detail.gold],
             "hits": [{**h.to_dict(), "gold": h.id in detail.gold_ids} for h in hits],
         }
