@@ -6,7 +6,7 @@ wall time the subprocess also times a fixed reference workload (numpy + pure Pyt
 case/reference makes figures comparable across machines and across a loaded machine. Target for
 bm25: <= 5 s wall on an idle 2-core machine. Prints figures; it is not a test.
 
-    python bench/bench_evaluate.py [--dataset DIR] [--retriever NAME ...] [--no-leaderboard]
+    python bench/bench_evaluate.py [--dataset DIR | --sources DIR] [--retriever NAME ...] [--no-leaderboard]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 TARGET_BM25_SECONDS = 5.0
+DEFAULT_SOURCES = Path(os.environ.get("LATIN_INTERTEXT_SOURCES", Path(__file__).resolve().parents[1].parent / "shared" / "sources"))
 
 
 def reference_seconds() -> float:
@@ -61,7 +62,8 @@ def spawn(argv: list[str]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", type=Path, help="built dataset folder (default: build one from ../shared/sources into a temp dir)")
+    parser.add_argument("--dataset", type=Path, help="built dataset folder (default: build one from --sources into a temp dir)")
+    parser.add_argument("--sources", type=Path, default=DEFAULT_SOURCES, help="source mirror (default: $LATIN_INTERTEXT_SOURCES or ../shared/sources)")
     parser.add_argument("--retriever", action="append", help="retrievers to time (default: every registered one)")
     parser.add_argument("--no-leaderboard", action="store_true")
     parser.add_argument("--case", help=argparse.SUPPRESS)
@@ -79,7 +81,7 @@ def main() -> None:
         from latin_intertext.publish.writer import build_dataset
 
         dataset = Path(tmp.name) / "dataset"
-        build_dataset(Path(__file__).resolve().parents[2] / "shared" / "sources", dataset)
+        build_dataset(args.sources, dataset)
     registry = load_all()
     cases = []
     for name in args.retriever or list(registry):

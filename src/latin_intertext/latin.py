@@ -129,6 +129,31 @@ def sound_text(text: str) -> str:
     return " ".join(fold(word) for word, _, _ in words(text))
 
 
+STEM_LENGTH = 5
+# Lemmas of words that carry grammar, not allusion: a match on them alone is shown as weak evidence.
+FUNCTION_LEMMAS = frozenset(
+    """a ab ad at atque aut autem cum de dum e ego et etiam ex hic iam idem ille in inter ipse is iste
+    meus nam ne nec neque non nos nunc o per post pro quam que qui quia quidem quis quod se sed si sic
+    sub sui sum suus tamen tu tum tuus ubi uel ut uos""".split()
+)
+_CLOSED = re.compile(r"[.;:?!][\s'\"\u2019\u201d)\]]*$")  # a sentence's end, closing quotes and brackets after it
+
+
+def stem(norm: str) -> str:
+    """The first five letters of a folded form ("" for a shorter one): catches the forms a lemmatiser misses."""
+    return norm[:STEM_LENGTH] if len(norm) >= STEM_LENGTH else ""
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` (a verse line) closes its sentence, so the next line does not carry it on."""
+    return bool(_CLOSED.search(text.rstrip()))
+
+
+def commonest(counts: dict[str, int], n: int) -> list[str]:
+    """The ``n`` most counted lemmas, ties in alphabetical order: Tesserae v3's stop list of a corpus."""
+    return sorted(counts, key=lambda lemma: (-counts[lemma], lemma))[:n]
+
+
 # UTF-8 punctuation decoded as Latin-1 (e.g. an em dash read as "â\x80\x94"), as found in some sources.
 _MOJIBAKE = re.compile(r"[âÃÂ][\x80-\xbf]+")
 

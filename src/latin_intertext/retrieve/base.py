@@ -17,7 +17,7 @@ import zlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, ClassVar, Mapping, Sequence
+from typing import Callable, ClassVar, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -59,16 +59,19 @@ class Retriever(ABC):
         """The order in which lines of equal score are ranked (:func:`text_order` of the indexed corpus)."""
         return text_order(self.corpus)
 
+    def clear_cache(self) -> None:
+        """Forget whatever was computed for the texts searched so far (none here), so the next search is timed cold."""
+
     def no_hits_reason(self, text: str) -> str | None:
         """Why no line can be found for ``text``, where the passage itself rules every line out; else None."""
         return None
 
     def search(self, queries: Mapping[str, str], k: int = 100, progress: Callable[[int], None] | None = None) -> Run:
-        """Top ``k`` documents per query. Subclasses implement ``score_all`` or override this."""
+        """Top ``k`` :meth:`eligible` documents per query. Subclasses implement ``score_all`` (and ``score_batch``
+        where scoring many texts together is faster) or override this."""
         run: Run = {}
-        for qid, text in queries.items():
-            scores = self.score_all(text)
-            run[qid] = top_k(self.doc_ids, scores, k, self.text_order)
+        for qid, scores in zip(queries, self.score_batch(list(queries.values()))):
+            run[qid] = top_k(self.doc_ids, scores, k, self.text_order, self.eligible(scores))
             if progress:
                 progress(1)
         return run
@@ -76,6 +79,14 @@ class Retriever(ABC):
     def score_all(self, text: str) -> np.ndarray:
         """A score for every indexed document (higher is better); -inf or 0 where nothing matches."""
         raise NotImplementedError
+
+    def score_batch(self, texts: Sequence[str]) -> Iterator[np.ndarray]:
+        """:meth:`score_all` of each text, in order."""
+        return (self.score_all(text) for text in texts)
+
+    def eligible(self, scores: np.ndarray) -> np.ndarray:
+        """Which lines a score makes a result: any finite score (a retriever whose 0 means "no match" says so)."""
+        return np.isfinite(scores)
 
     def params(self) -> dict:
         return {k: v for k, v in vars(self).items() if not k.startswith("_") and k not in ("corpus", "doc_ids") and isinstance(v, (int, float, str, bool, type(None), tuple, list))}

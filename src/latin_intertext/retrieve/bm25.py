@@ -9,14 +9,17 @@ queries are scored one by one and the time went into ranking and tokenising inst
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Sequence
 
 import bm25s
 import numpy as np
 
 from latin_intertext import latin
-from latin_intertext.benchmark import CorpusLine, Run
-from latin_intertext.retrieve.base import Retriever, register, top_k
+from latin_intertext.benchmark import CorpusLine
+from latin_intertext.retrieve.base import Retriever, register
+
+
+TERMS = {"norm": latin.forms, "lemma": latin.lemmas}  # what a BM25 field indexes of a text
 
 
 @register("bm25", "BM25 (bm25s, Lucene variant) over folded word forms, enclitics split", cache_index=True)
@@ -29,11 +32,7 @@ class BM25(Retriever):
         self.b = b
 
     def _terms(self, text: str) -> list[str]:
-        if self.field == "norm":
-            return latin.forms(text)
-        if self.field == "lemma":
-            return latin.lemmas(text)
-        return [getattr(t, self.field) for t in latin.tokenize(text)]
+        return TERMS[self.field](text)
 
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
         self._vocab: dict[str, int] = {}
@@ -50,15 +49,9 @@ class BM25(Retriever):
     def _query_terms(self, text: str) -> list[int]:
         return [self._vocab[w] for w in self._terms(text) if w in self._vocab]
 
-    def search(self, queries: Mapping[str, str], k: int = 100, progress: Callable[[int], None] | None = None) -> Run:
-        """Top ``k`` documents with a positive score per query: ``top_k(score_all)`` without the zeros."""
-        run: Run = {}
-        for qid, text in queries.items():
-            scores = self.score_all(text)
-            run[qid] = top_k(self.doc_ids, scores, k, self.text_order, scores > 0)
-            if progress:
-                progress(1)
-        return run
+    def eligible(self, scores: np.ndarray) -> np.ndarray:
+        """A score of 0 shares no term: no result."""
+        return scores > 0
 
 
 @register("bm25-lemma", "BM25 (bm25s) over simplemma lemmas", cache_index=True)

@@ -6,14 +6,14 @@ lemmatiser, which is why this cheap baseline beats form-level BM25.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
-from latin_intertext.retrieve.base import Retriever, register, top_k
+from latin_intertext.retrieve.base import Retriever, register
 
 
 @register("charngram", "TF-IDF over character 3-5-grams (char_wb) of folded text, cosine", cache_index=True)
@@ -38,18 +38,13 @@ class CharNgram(Retriever):
         query = self._vectorizer.transform([text])
         return np.asarray((self._matrix @ query.T).todense()).ravel()
 
-    def search(self, queries, k: int = 100, progress=None):
-        # One sparse product for all queries, instead of one per query.
-        ids = list(queries)
-        if not ids:
-            return {}
-        scores = (self._vectorizer.transform([queries[q] for q in ids]) @ self._matrix.T).tocsr()
-        run = {}
-        for row, qid in enumerate(ids):
+    def score_batch(self, texts: Sequence[str]) -> Iterator[np.ndarray]:
+        """One sparse product for all texts, instead of one per text; -inf where a line shares no n-gram."""
+        if not texts:
+            return
+        scores = (self._vectorizer.transform(list(texts)) @ self._matrix.T).tocsr()
+        for row in range(len(texts)):
             dense = np.full(len(self.doc_ids), -np.inf)
             lo, hi = scores.indptr[row], scores.indptr[row + 1]
             dense[scores.indices[lo:hi]] = scores.data[lo:hi]
-            run[qid] = top_k(self.doc_ids, dense, k, self.text_order)
-            if progress:
-                progress(1)
-        return run
+            yield dense

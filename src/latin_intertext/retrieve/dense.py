@@ -10,14 +10,14 @@ without any Latin training.
 from __future__ import annotations
 
 import hashlib
-from typing import Mapping, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
-from latin_intertext.benchmark import CorpusLine, Run
+from latin_intertext.benchmark import CorpusLine
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.paths import indexes_dir
-from latin_intertext.retrieve.base import Retriever, register, requirement, top_k
+from latin_intertext.retrieve.base import Retriever, register, requirement
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 
@@ -79,14 +79,6 @@ class Dense(Retriever):
     def score_all(self, text: str) -> np.ndarray:
         return self._emb @ self._encode([text])[0]
 
-    def search(self, queries: Mapping[str, str], k: int = 100, progress=None) -> Run:
-        ids = list(queries)
-        if not ids:
-            return {}
-        scores = self._encode([queries[q] for q in ids]) @ self._emb.T
-        run = {}
-        for row, qid in enumerate(ids):
-            run[qid] = top_k(self.doc_ids, scores[row], k, self.text_order)
-            if progress:
-                progress(1)
-        return run
+    def score_batch(self, texts: Sequence[str]) -> Iterator[np.ndarray]:
+        """All texts encoded in one batch, instead of one at a time."""
+        return iter(self._encode(list(texts)) @ self._emb.T) if texts else iter(())

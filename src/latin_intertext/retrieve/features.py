@@ -19,7 +19,6 @@ parallel told in other words. Nothing here depends on a particular author, work 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Container, Sequence
@@ -37,14 +36,8 @@ from latin_intertext.vectors import normalised_rows, unit_vectors
 CHANNELS = ("lemma", "lemmaset", "form", "stem", "bigram")
 EDGE_CHANNELS = ("head", "tail")  # candidate lemmas of a line's first / last EDGE_WORDS words
 EDGE_WORDS = 2
-_CLOSED = re.compile(r"[.;:?!][\s'\"\u2019\u201d)\]]*$")
-STEM_LENGTH = 5
 BIGRAM_WINDOW = 3
 N_STOP = 10  # Tesserae v3's stop list: the most frequent lemmas of the corpus
-
-
-def _stem(norm: str) -> str:
-    return norm[:STEM_LENGTH] if len(norm) >= STEM_LENGTH else ""
 
 
 @dataclass(frozen=True)
@@ -63,7 +56,7 @@ class Unit:
         for t in tokens:
             terms["lemma"].setdefault(t.lemma, []).append(t.position)
             terms["form"].setdefault(t.norm, []).append(t.position)
-            if stem := _stem(t.norm):
+            if stem := latin.stem(t.norm):
                 terms["stem"].setdefault(stem, []).append(t.position)
             for lemma in sorted(latin.lemma_candidates(t.form)):  # sorted: set order varies between processes
                 terms["lemmaset"].setdefault(lemma, []).append(t.position)
@@ -127,11 +120,11 @@ class LineIndex:
         for unit in index.units:  # every candidate lemma of a word counts, as in Tesserae v3's stem counts
             for lemma, positions in unit.terms["lemmaset"].items():
                 index.lemma_freq[lemma] = index.lemma_freq.get(lemma, 0) + len(positions)
-        index.stop = frozenset(sorted(index.lemma_freq, key=lambda l: (-index.lemma_freq[l], l))[:N_STOP])
+        index.stop = frozenset(latin.commonest(index.lemma_freq, N_STOP))
         index.postings = Postings.of([u.terms["lemmaset"] for u in index.units], index.vocab["lemmaset"])
         index.prev, index.next = neighbours(lines)
         index.lengths = np.array([u.n_words for u in index.units], dtype=np.float32)
-        index.open_end = np.array([not _CLOSED.search(d.text.rstrip()) for d in lines], dtype=np.float32)
+        index.open_end = np.array([not latin.ends_sentence(d.text) for d in lines], dtype=np.float32)
         index.open_start = index.before(index.open_end)
         index.scene = scene_bounds(index.prev, index.next, SCENE_LINES)
         index.themes = Themes.of(index, vectors) if vectors is not None else None
@@ -262,7 +255,7 @@ def _lemma_ids_by_word(index: LineIndex, query: Unit, positions: Container[int] 
 def word_idf_sum(index: LineIndex, query: Unit, positions: Container[int] | None = None) -> np.ndarray:
     """For each line, the sum over the query words (those at ``positions``, or all for None) of the IDF of the
     rarest of the word's candidate lemmas the line holds. Unlike ``lemmaset_idf_sum``, each query word counts
-    once: an ambiguous form (*virum*: vir, virus, vis) must not outweigh one rare name (*Idumen*) in stage 1."""
+    once: an ambiguous form (*virum*: uir, uirum, uirus, uis) must not outweigh one rare name (*Idumen*) in stage 1."""
     matrix, idf = index.matrices["lemmaset"], index.idf["lemmaset"]
     total = np.zeros(matrix.shape[0], np.float32)
     for ids in _lemma_ids_by_word(index, query, positions):

@@ -1,7 +1,7 @@
 """The evidence ranker: a LightGBM lambdarank model that learns how to weigh scholarly evidence.
 
 Stage 1 takes the union of the top candidates of several cheap channels (lemma
-sets, stems, character trigrams and, with word vectors, themes) and the neighbours of the best ones. Stage 2
+sets and stems counted per query word, exact forms, character trigrams and, with word vectors, themes) and the neighbours of the best ones. Stage 2
 scores each candidate from the features in :mod:`latin_intertext.retrieve.features`,
 averaging ``n_models`` LightGBM rankers that differ only in their random samples of negative
 candidates and features (a bag: the average ranks more steadily than any one member).
@@ -217,6 +217,10 @@ class EvidenceRanker(LearnedRetriever):
                 self._cache.popitem(last=False)
             self._last_first = (text, first)
         return self._cache[text][:2]
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+        self._last_first = (None, None)
 
     def _first_stage(self, text: str) -> np.ndarray:
         """Stage 1's score of every line for ``text`` (kept for the last text only: a full-length array per query)."""

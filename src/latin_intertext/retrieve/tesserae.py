@@ -36,7 +36,7 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
   texts into phrases, a unit this project does not have).
 - Stop list: the 10 most frequent lemmas of the searched corpus (v3: of its whole
   Latin corpus), counting every candidate lemma of each token. On the benchmark it is
-  et, qui, sum, quis, in, hic, sui, edo, tu, non (``edo`` and ``sui`` ride on the
+  et, qui, quis, sum, in, hic, sui, edo, tu, non (``edo`` and ``sui`` ride on the
   ambiguous ``est`` and ``sibi``, as v3's stem counts do).
 - Tokens are latin.py's words with enclitics split off (v3 keeps -que on the form).
 - Ties between equally rare matched tokens (for the distance) go to the leftmost word, as in
@@ -87,12 +87,6 @@ class StemFrequencies:
             sets = {i for lemma in lemmas for i in self._sets_with.get(lemma, ())}
             known = self._memo[lemmas] = max(sum(self._counts[i] for i in sets), 1) / self.n_tokens
         return known
-
-
-def form_frequencies(texts: Sequence[Sequence[tuple[str, frozenset[str]]]]) -> dict[str, float]:
-    """Each form of ``texts`` with its relative frequency in them (:class:`StemFrequencies`)."""
-    stems = StemFrequencies(texts)
-    return {form: stems.of(lemmas) for tokens in texts for form, lemmas in tokens}
 
 
 def rare_pair_distance(positions: Sequence[int], inv_freqs: Sequence[float]) -> int:
@@ -150,7 +144,7 @@ class Tesserae(Retriever):
                 inv_freq[i] = [1.0 / stems.of(lemmas) for _form, lemmas in lines[i]]
         self._target_stems = StemFrequencies(lines)  # the passage's frequencies: the searched corpus, for every passage
         counts = self._target_stems.lemma_counts()
-        self.stoplist = [l for l, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: self.stopwords]]
+        self.stoplist = latin.commonest(counts, self.stopwords)
         stop = set(self.stoplist)
         self._lines = lines
         self._inv_freq = inv_freq

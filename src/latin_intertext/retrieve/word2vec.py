@@ -117,13 +117,9 @@ class Word2VecAlign(Retriever):
             scores += idf * best
         return scores
 
-    def search(self, queries, k: int = 100, progress=None):
-        return _matched(super().search(queries, k, progress))
-
-
-def _matched(run: dict) -> dict:
-    """Only lines that align with some query lemma: a zero score is no match."""
-    return {q: {d: s for d, s in docs.items() if s > 0} for q, docs in run.items()}
+    def eligible(self, scores: np.ndarray) -> np.ndarray:
+        """Only lines that align with some query lemma: a zero score is no match."""
+        return scores > 0
 
 
 # the settings TunedWord2VecAlign chooses among: the neighbourhood of the fixed defaults, and exact matches alone (soft weight 0)
@@ -159,8 +155,11 @@ class TunedWord2VecAlign(Word2VecAlign, LearnedRetriever):
         settings = [(t, w, n) for t in TUNING_GRID["threshold"] for w in TUNING_GRID["soft_weight"] for n in TUNING_GRID["neighbours"]]
 
         def train_ndcg(setting: tuple[float, float]) -> float:
-            run = {qid: top_k(self.doc_ids, self._score(a, *setting), TUNING_DEPTH, self.text_order) for qid, a in alignments.items()}
-            return evaluate_run(_matched(run), train.qrels).means["ndcg_at_10"]
+            run = {}
+            for qid, a in alignments.items():
+                scores = self._score(a, *setting)
+                run[qid] = top_k(self.doc_ids, scores, TUNING_DEPTH, self.text_order, self.eligible(scores))
+            return evaluate_run(run, train.qrels).means["ndcg_at_10"]
 
         scores = [train_ndcg(s) for s in settings]
         self.threshold, self.soft_weight, self.neighbours = settings[int(np.argmax(scores))]  # first best in grid order: deterministic

@@ -20,11 +20,6 @@ from functools import lru_cache
 from latin_intertext import latin
 
 KINDS = ("form", "lemma", "candidate")
-FUNCTION_LEMMAS = frozenset(
-    """a ab ad at atque aut autem cum de dum e ego et etiam ex hic iam idem ille in inter ipse is iste
-    meus nam ne nec neque non nos nunc o per post pro quam que qui quia quidem quis quod se sed si sic
-    sub sui sum suus tamen tu tum tuus ubi uel ut uos""".split()
-)
 
 
 @dataclass(frozen=True)
@@ -84,7 +79,7 @@ class _Matches:
 
     def result(self) -> list[MatchedWord]:
         out = [
-            MatchedWord(lemma, kind, lemma in FUNCTION_LEMMAS, tuple(_span(q[p]) for p in sorted(q)), tuple(_span(ln[p]) for p in sorted(ln)))
+            MatchedWord(lemma, kind, lemma in latin.FUNCTION_LEMMAS, tuple(_span(q[p]) for p in sorted(q)), tuple(_span(ln[p]) for p in sorted(ln)))
             for (lemma, kind), (q, ln) in self.groups.items()
         ]
         return sorted(out, key=lambda m: (m.weak, KINDS.index(m.kind), m.line[0].position))

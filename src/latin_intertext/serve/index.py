@@ -43,8 +43,8 @@ class SparseLemmaBM25(Retriever):
     the lines and in the passages searched (*Aeneas* opening either is *aeneas*, *Inde* stays *inde*).
 
     A line that writes a query word in the query's own form scores ``form_bonus`` times that lemma's idf more
-    (among its ``FORM_BONUS_DEPTH`` best lines): the same form is the stronger evidence, as Tesserae and the
-    evidence ranker weigh it, so *media nocte* comes before *nox media*. ``form_bonus=0`` is plain lemma BM25.
+    (among its ``FORM_BONUS_DEPTH`` best lines): the same form is the stronger evidence, as the evidence ranker
+    weighs it (its exact-form channel; Tesserae v3's score has no form term), so *media nocte* comes before *nox media*. ``form_bonus=0`` is plain lemma BM25.
     """
 
     name = SPARSE_RETRIEVER

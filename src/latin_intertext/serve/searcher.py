@@ -305,11 +305,6 @@ class Searcher:
         return cls.from_benchmark(load_benchmark(Path(directory).expanduser()), retriever)
 
     @classmethod
-    def from_sources(cls, sources: Path | str | None = None, retriever: str | None = None) -> "Searcher":
-        """The benchmark's corpus built in memory from verified sources (``--sources`` or the download cache)."""
-        return cls.from_benchmark(benchmark_from_sources(sources), retriever)
-
-    @classmethod
     def from_tess(cls, paths: Path | str | Sequence[Path | str], with_benchmark: Benchmark | None = None, retriever: str | None = None, displays: Sequence[str] | None = None) -> "Searcher":
         """Users' own ``.tess`` files, or folders of them (malformed lines raise :class:`InputError` naming file:line),
         optionally beside the benchmark's corpus; a folder's other files are listed in ``corpus.report.ignored``."""
@@ -342,7 +337,8 @@ class Searcher:
                 scores[self.corpus.index_of(doc_id)] = s
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
-        return top_k(self.retriever.doc_ids, scores, k, self.retriever.text_order, untie=False)  # in order; scores as scored
+        eligible = self.retriever.eligible(scores)
+        return top_k(self.retriever.doc_ids, scores, k, self.retriever.text_order, eligible, untie=False)  # in order; scores as scored
 
     def search(self, text: str, k: int = 10, authors: Sequence[str] | str | None = None, context: int = CONTEXT_LINES) -> list[Hit]:
         """The ``k`` best lines for a passage, each with its citation, score, shared words and neighbours; word offsets
