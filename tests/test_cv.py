@@ -172,3 +172,12 @@ def test_a_share_of_the_training_folds_is_whole_span_groups_and_no_test_query(be
 def test_a_share_outside_zero_to_one_is_refused(benchmark, fraction):
     with pytest.raises(ValueError, match="fraction must be in"):
         sample_groups(benchmark.queries, fraction)
+
+
+def test_121_queries_share_a_vf_line_with_another(benchmark):
+    """The README's reason for the span-group interval: queries overlap (a figure it quotes)."""
+    from collections import Counter
+
+    lines = Counter(n for q in benchmark.queries for n in range(q.line_start, q.line_end + 1))
+    assert sum(any(lines[n] > 1 for n in range(q.line_start, q.line_end + 1)) for q in benchmark.queries) == 121
+    assert len(span_groups(benchmark.queries, MIN_GAP)) == 44

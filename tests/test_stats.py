@@ -30,6 +30,20 @@ def test_bootstrap_ci_is_the_2_5_and_97_5_percentiles_of_the_resampled_means():
     assert ours.low < narrow.low < narrow.high < ours.high
 
 
+def test_cluster_bootstrap_resamples_whole_clusters():
+    from latin_intertext.evaluate.stats import cluster_bootstrap_ci
+
+    values = np.random.default_rng(5).random(120)
+    one_each, plain_ci = cluster_bootstrap_ci(values, range(120), 2000)[0], bootstrap_ci(values, 2000)[0]
+    assert (one_each.low, one_each.high) == (pytest.approx(plain_ci.low, abs=1e-12), pytest.approx(plain_ci.high, abs=1e-12))  # the plain bootstrap
+    copies = np.repeat(values[:24], 5)  # 24 independent values, each counted five times
+    clusters = np.repeat(np.arange(24), 5)
+    plain, clustered = bootstrap_ci(copies, 2000)[0], cluster_bootstrap_ci(copies, clusters, 2000)[0]
+    independent = bootstrap_ci(values[:24], 2000)[0]
+    assert clustered.high - clustered.low > 1.8 * (plain.high - plain.low)  # copies are no new evidence: about sqrt(5) wider
+    assert clustered.high - clustered.low == pytest.approx(independent.high - independent.low, rel=0.15)
+
+
 def test_bootstrap_ci_is_per_column_and_reproducible():
     rng = np.random.default_rng(3)
     matrix = np.column_stack([np.full(100, 0.5), rng.random(100), rng.random(100) * 0.1])

@@ -82,14 +82,22 @@ def _fmt(value: float) -> str:
 AUTHOR_CAPTION = "a query counts under every author of its relevant lines, with its other authors' relevant lines taken out of its run"
 
 
+CI_CAPTION = (
+    "95% CI: percentile bootstrap over queries; span groups: over whole groups of queries whose VF spans come within "
+    "3 lines of each other (as the CV folds keep them), since such queries are not independent: wider, and more honest"
+)
+
+
 def print_report(report: RunReport) -> None:
     table = Table(title=f"{report.retriever} on {len(report.evaluation.query_ids)} queries")
     table.add_column("metric")
     table.add_column("value", justify="right")
     table.add_column("95% CI", justify="right")
+    table.add_column("95% CI, span groups", justify="right")
     for name, metric in METRICS.items():
-        ci = report.ci95.get(name)
-        table.add_row(metric.label or name, _fmt(report.metrics[name]), f"[{_fmt(ci.low)}, {_fmt(ci.high)}]" if ci else "")
+        cells = [f"[{_fmt(ci.low)}, {_fmt(ci.high)}]" if (ci := intervals.get(name)) else "" for intervals in (report.ci95, report.ci95_span_groups)]
+        table.add_row(metric.label or name, _fmt(report.metrics[name]), *cells)
+    table.caption = CI_CAPTION
     out.print(table)
     breakdowns = (("target author", report.per_author, AUTHOR_CAPTION), ("VF span length (lines)", report.per_span_length, None))
     for title, groups, caption in breakdowns:

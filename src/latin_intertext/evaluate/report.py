@@ -8,7 +8,8 @@ from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.breakdown import per_author, per_span_length
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation, evaluate_run
 from latin_intertext.evaluate.runs import OrderWarning
-from latin_intertext.evaluate.stats import RESAMPLES, SEED, Interval, bootstrap_ci
+from latin_intertext.evaluate.cv import span_groups
+from latin_intertext.evaluate.stats import RESAMPLES, SEED, Interval, bootstrap_ci, cluster_bootstrap_ci
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class RunReport:
     per_span_length: dict[str, Evaluation]
     config: dict = field(default_factory=dict)
     order_warnings: tuple[OrderWarning, ...] = ()  # queries of a run file whose scores contradict its ranks
+    ci95_span_groups: dict[str, Interval] = field(default_factory=dict)  # resampling span groups, not queries
 
     @property
     def metrics(self) -> dict[str, float]:
@@ -32,6 +34,7 @@ class RunReport:
         out = {
             "metrics": self.metrics,
             "ci95": {k: iv.as_list() for k, iv in self.ci95.items()},
+            "ci95_span_groups": {k: iv.as_list() for k, iv in self.ci95_span_groups.items()},
             "per_author": group(self.per_author),
             "per_span_length": group(self.per_span_length),
             "n_queries": len(self.evaluation.query_ids),
@@ -59,6 +62,8 @@ def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None
     """Evaluate ``run`` on ``bench`` with 95% bootstrap intervals for ``ci_metrics``."""
     evaluation = evaluate_run(run, bench.qrels, METRICS)
     intervals = bootstrap_ci(evaluation.matrix(ci_metrics), resamples, seed)
+    group_of = {q.id: g for g, group in enumerate(span_groups(bench.queries)) for q in group}
+    clustered = cluster_bootstrap_ci(evaluation.matrix(ci_metrics), [group_of.get(q, -1) for q in evaluation.query_ids], resamples, seed)
     return RunReport(
         retriever,
         evaluation,
@@ -67,4 +72,5 @@ def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None
         per_span_length(evaluation, bench.queries),
         {"bootstrap_resamples": resamples, "bootstrap_seed": seed, **(config or {})},
         order_warnings,
+        dict(zip(ci_metrics, clustered)),
     )

@@ -59,6 +59,24 @@ def bootstrap_ci(values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEE
     return [Interval(float(lo), float(hi)) for lo, hi in zip(low, high)]
 
 
+def cluster_bootstrap_ci(
+    values: np.ndarray, clusters: Sequence[int], resamples: int = RESAMPLES, seed: int = SEED, level: float = 0.95
+) -> list[Interval]:
+    """Percentile bootstrap interval of the mean per column, resampling whole ``clusters`` (one id per row) instead of
+    rows: queries of one cluster (overlapping or neighbouring VF spans) are not independent, and resampling them one
+    by one narrows the interval. Each resample's mean is over the queries its clusters hold."""
+    values = np.atleast_2d(np.asarray(values, dtype=np.float64).T).T
+    if values.shape[0] == 0:
+        return [Interval(0.0, 0.0)] * values.shape[1]
+    ids, member = np.unique(np.asarray(clusters), return_inverse=True)
+    drawn = _bootstrap_weights(len(ids), resamples, np.random.default_rng(seed))  # (resamples, clusters) counts
+    weights = drawn[:, member]  # each query weighs as often as its cluster is drawn
+    means = weights @ values / weights.sum(axis=1, keepdims=True)
+    alpha = (1 - level) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha], axis=0)
+    return [Interval(float(lo), float(hi)) for lo, hi in zip(low, high)]
+
+
 def randomization_test(diff: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> float:
     """Two-sided paired randomization (sign-flip) test of mean(diff) = 0; add-one smoothed p-value."""
     diff = np.asarray(diff, dtype=np.float64)
