@@ -126,14 +126,14 @@ def main() -> None:
     # (b) every query with a model trained on every query, empty feature cache
     ranker = made[0]
     fit_s, _ = timed(lambda: ranker.fit(bench))
-    ranker._cache.clear()
+    ranker.clear_cache()
     all_s, _ = timed(lambda: ranker.search(texts, 1000))
     print(f"(b) search all {len(texts)} queries, trained model, empty cache: {all_s:.1f} s ({verdict(all_s, TARGET_ALL_S, 's')}; "
           f"fit on all queries beforehand {fit_s:.1f} s); ratio to bm25 index + search {all_s / bm25_all:.0f}x, "
           f"to bm25 search {all_s / bm25_search:.0f}x; peak RSS {peak_rss_mib():,.0f} MiB")
 
     # (c) one query, empty cache each time
-    one = single_query_latencies(ranker, sample, ranker._cache.clear)
+    one = single_query_latencies(ranker, sample, ranker.clear_cache)
     med = statistics.median(one) * 1000
     print(f"(c) one query over {len(bench.corpus):,} lines ({len(one)} texts, k=10, empty cache): median {med:.1f} ms, "
           f"p95 {p95(one) * 1000:.1f} ms ({verdict(med, TARGET_ONE_MS, 'ms')}); ratio to bm25 one query {med / 1000 / bm25_one:.0f}x")
@@ -141,7 +141,7 @@ def main() -> None:
     tracemalloc.start()
     peaks = []
     for text in sample[:5]:
-        ranker._cache.clear()
+        ranker.clear_cache()
         tracemalloc.reset_peak()
         base = tracemalloc.get_traced_memory()[0]
         ranker.search({"q": text}, 10)
