@@ -66,10 +66,14 @@ class NumberingGap:
     last: int
     steps_back_after: int | None = None  # the citation after which the numbering goes back (``first`` follows it)
 
+    @property
+    def lines(self) -> str:
+        """The line numbers, as "855" or "855-859"."""
+        return f"{self.first}" if self.first == self.last else f"{self.first}-{self.last}"
+
     def __str__(self) -> str:
-        span = f"{self.first}" if self.first == self.last else f"{self.first}-{self.last}"
         back = f" (the numbering goes back from {self.book}.{self.steps_back_after} to {self.book}.{self.first})" if self.steps_back_after else ""
-        return f"{self.author} {self.book}.{span}{back}"
+        return f"{self.author} {self.book}.{self.lines}{back}"
 
 
 def numbering_gaps(corpus: list[CorpusLine]) -> list[NumberingGap]:
@@ -89,6 +93,11 @@ def numbering_gaps(corpus: list[CorpusLine]) -> list[NumberingGap]:
                 gaps.append(NumberingGap(author, book, n, n))
         gaps += [NumberingGap(author, book, b, b, steps_back_after=a) for a, b in zip(numbers, numbers[1:]) if b <= a]
     return gaps
+
+
+def query_id(start: int, end: int, book: int = VF_BOOK) -> str:
+    """The id of the query for VF lines ``start``..``end`` of ``book``: ``vf-1-{start}-{end}``, as the card gives it."""
+    return f"vf-{book}-{start}-{end}"
 
 
 def _book_files(root: Path, stem: str, part: str = "*") -> list[Path]:
@@ -174,14 +183,14 @@ def make_queries(parallels: list[GoldParallel], vf_lines: dict[int, str]) -> lis
     for (start, end), group in spans.items():
         phrases = list(dict.fromkeys(p.query_phrase for p in group))
         text = " ".join(vf_lines[n] for n in range(start, end + 1))
-        queries.append(Query(f"vf-{VF_BOOK}-{start}-{end}", text, VF_BOOK, start, end, json.dumps(phrases, ensure_ascii=False), len(group)))
+        queries.append(Query(query_id(start, end), text, VF_BOOK, start, end, json.dumps(phrases, ensure_ascii=False), len(group)))
     return queries
 
 
 def make_qrels(parallels: list[GoldParallel]) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
     for p in parallels:
-        row = qrels.setdefault(f"vf-{VF_BOOK}-{p.vf_start}-{p.vf_end}", {})
+        row = qrels.setdefault(query_id(p.vf_start, p.vf_end), {})
         for n in p.target_lines:
             row[f"{p.author}-{p.book}-{n}"] = 1
     return qrels

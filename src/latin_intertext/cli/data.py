@@ -61,6 +61,7 @@ def build(
 ) -> None:
     """Build LatinEpicIntertextualityRetrieval v1.0.0 from verified sources into OUT (HF parquet + BEIR + card)."""
     from latin_intertext.publish.writer import build_dataset
+    from latin_intertext.sources.gold import line_ends_text
 
     with err.status("verifying sources and building the benchmark"):
         stats, report = build_dataset(sources, out_dir)
@@ -71,7 +72,7 @@ def build(
     err.print(f"citation separators: {seps}", highlight=False)
     err.print(f"duplicate citations, one line kept of each: {', '.join(d.line.tess_index for d in report.duplicates)}", highlight=False)
     err.print(f"numbering gaps kept as the sources number them: {', '.join(map(str, report.numbering)) or 'none'}", highlight=False)
-    err.print(f"gold CSV line ends: {', '.join(f'{n} {end}' for end, n in report.gold_line_ends.items())}", highlight=False)
+    err.print(f"gold CSV line ends: {line_ends_text(report.gold_line_ends)}", highlight=False)
 
 
 @app.command()

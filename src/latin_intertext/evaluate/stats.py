@@ -49,11 +49,21 @@ def _bootstrap_weights(n: int, resamples: int, rng: np.random.Generator) -> np.n
 
 def bootstrap_ci(values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, level: float = 0.95) -> list[Interval]:
     """Percentile bootstrap interval of the mean for each column of ``values`` (queries x metrics)."""
-    values = np.atleast_2d(np.asarray(values, dtype=np.float64).T).T
+    values = _columns(values)
     n = values.shape[0]
     if n == 0:
         return [Interval(0.0, 0.0)] * values.shape[1]
     means = _bootstrap_weights(n, resamples, np.random.default_rng(seed)) @ values / n
+    return _percentile_intervals(means, level)
+
+
+def _columns(values: np.ndarray) -> np.ndarray:
+    """``values`` as a (rows x columns) float array: one metric given as a vector is one column."""
+    return np.atleast_2d(np.asarray(values, dtype=np.float64).T).T
+
+
+def _percentile_intervals(means: np.ndarray, level: float) -> list[Interval]:
+    """Per column of resampled ``means`` (resamples x columns), the central ``level`` interval."""
     alpha = (1 - level) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha], axis=0)
     return [Interval(float(lo), float(hi)) for lo, hi in zip(low, high)]
@@ -65,16 +75,13 @@ def cluster_bootstrap_ci(
     """Percentile bootstrap interval of the mean per column, resampling whole ``clusters`` (one id per row) instead of
     rows: queries of one cluster (overlapping or neighbouring VF spans) are not independent, and resampling them one
     by one narrows the interval. Each resample's mean is over the queries its clusters hold."""
-    values = np.atleast_2d(np.asarray(values, dtype=np.float64).T).T
+    values = _columns(values)
     if values.shape[0] == 0:
         return [Interval(0.0, 0.0)] * values.shape[1]
     ids, member = np.unique(np.asarray(clusters), return_inverse=True)
     drawn = _bootstrap_weights(len(ids), resamples, np.random.default_rng(seed))  # (resamples, clusters) counts
     weights = drawn[:, member]  # each query weighs as often as its cluster is drawn
-    means = weights @ values / weights.sum(axis=1, keepdims=True)
-    alpha = (1 - level) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha], axis=0)
-    return [Interval(float(lo), float(hi)) for lo, hi in zip(low, high)]
+    return _percentile_intervals(weights @ values / weights.sum(axis=1, keepdims=True), level)
 
 
 def randomization_test(diff: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> float:

@@ -6,6 +6,8 @@ import json
 
 from latin_intertext import DATASET_VERSION, HUB_REPO_ID
 from latin_intertext.benchmark import CONFIG_FEATURES
+from latin_intertext.build.dataset import NumberingGap
+from latin_intertext.sources.gold import line_ends_text
 
 
 def _yaml(stats: dict) -> str:
@@ -110,11 +112,6 @@ def _separators(report: dict) -> str:
     return "; ".join(f"a {kind} in {', '.join(authors)}" for kind, authors in sorted(by_kind.items(), key=lambda kv: len(kv[1])))
 
 
-def _line_ends(report: dict) -> str:
-    ends = report.get("gold_line_ends", {})
-    return ", ".join(f"{n:,} {end}" for end, n in ends.items()) or "none counted"
-
-
 def render_card(stats: dict, report: dict) -> str:
     skipped = report["skipped"]
     duplicates = [s for s in skipped if s["reason"].startswith("duplicate citation")]
@@ -125,12 +122,10 @@ def render_card(stats: dict, report: dict) -> str:
         f"### {c}\n\n" + _table(("field", "type", "description"), [(n, t, FIELD_DESCRIPTIONS[c][n]) for n, t in f]) for c, f in CONFIG_FEATURES.items()
     )
     duplicate_rows = [(d["file"], d["line"], d["reason"].split(" (")[0].removeprefix("duplicate citation "), d["text"][:60]) for d in duplicates]
-    gap_rows = [
-        (g["author"], g["book"], f"{g['first']}" if g["first"] == g["last"] else f"{g['first']}-{g['last']}", f"steps back after {g['book']}.{g['steps_back_after']}" if g["steps_back_after"] else "absent")
-        for g in report.get("numbering_gaps", [])
-    ]
+    gaps = [NumberingGap(**g) for g in report.get("numbering_gaps", [])]
+    gap_rows = [(g.author, g.book, g.lines, f"steps back after {g.book}.{g.steps_back_after}" if g.steps_back_after else "absent") for g in gaps]
     kept_clause = f" ({', '.join(quoted_kept)}: the gold quotes the later line so numbered)" if quoted_kept else ""
-    gaps = (
+    gaps_item = (
         f"- The sources' own line numbers are kept as the ids, never renumbered. Where a book's numbering skips a line "
         f"or steps back, the build reports it ({len(gap_rows)} places, also in `build_report.json`):\n\n"
         f"{_table(('author', 'book', 'lines', 'numbering'), gap_rows)}\n\n"
@@ -175,9 +170,9 @@ annotations for analysis: retrievers must not read them.
 
 {_table(("file", "line", "citation", "dropped verse"), duplicate_rows)}
 
-{gaps}- {len(blank)} blank lines (in {len({s['file'] for s in blank})} files) are skipped.
+{gaps_item}- {len(blank)} blank lines (in {len({s['file'] for s in blank})} files) are skipped.
   Every skipped line is listed in `build_report.json`.
-- The gold CSV's line ends: {_line_ends(report)} (the csv module reads any). Its `VF: Lemma` column is noisy, so `Query Phrase` is used.
+- The gold CSV's line ends: {line_ends_text(report.get("gold_line_ends", {}))} (the csv module reads any). Its `VF: Lemma` column is noisy, so `Query Phrase` is used.
 
 ## Layouts
 

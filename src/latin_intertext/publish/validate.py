@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from latin_intertext.benchmark import Benchmark, Query, benchmark_from_rows, checksum_problems, read_rows, reference_problems, schema_problems
-from latin_intertext.build.dataset import VF_BOOK
+from latin_intertext.build.dataset import VF_BOOK, query_id
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.card import render_card
 from latin_intertext.publish.stats import compare_with_reference, compute_stats
@@ -52,7 +52,7 @@ def _beir_problems(root: Path, bench: Benchmark) -> list[str]:
 def _query_problems(q: Query) -> list[str]:
     """Where a query breaks the card: id ``vf-1-{start}-{end}``, ``vf_book`` always 1, ``query_phrases`` a JSON list of strings."""
     problems = []
-    if q.id != f"vf-{q.vf_book}-{q.line_start}-{q.line_end}":
+    if q.id != query_id(q.line_start, q.line_end, q.vf_book):
         problems.append(f"query id {q.id!r} does not match vf_book/line_start/line_end ({q.vf_book}, {q.line_start}, {q.line_end})")
     if q.vf_book != VF_BOOK:
         problems.append(f"query {q.id!r}: vf_book is {q.vf_book}; the card says it is always {VF_BOOK} in this release")

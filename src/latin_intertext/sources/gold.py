@@ -62,6 +62,11 @@ def line_ends(data: bytes) -> dict[str, int]:
     return {end: n for end, n in counts.items() if n}
 
 
+def line_ends_text(ends: dict[str, int]) -> str:
+    """:func:`line_ends` for a reader: "946 CRLF", "940 CRLF, 6 LF"."""
+    return ", ".join(f"{n:,} {end}" for end, n in ends.items()) or "none counted"
+
+
 def read_gold(path: Path | str, corpus_keys: set[tuple[str, int, int]] | None = None) -> list[GoldParallel]:
     """Parse and validate the gold CSV; with ``corpus_keys``, also check that every target line exists."""
     path = Path(path)
