@@ -136,6 +136,10 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     # so clearly that no sign flip of the 1000 reaches it: p is the smallest a 1000-resample test gives, 1/1001
     assert ndcg["p_randomization"] == pytest.approx(1 / 1001) and ndcg["p_bootstrap"] < 0.01
     assert ndcg["ci95"][0] > 0  # the whole interval of A - B above 0
+    # span groups: fewer, so a wider interval and a larger floor p, yet still clear of 0
+    low, high = ndcg["ci95_span_groups"]
+    assert 0 < low and high - low > ndcg["ci95"][1] - ndcg["ci95"][0] and json.loads(diff.read_text())["n_span_groups"] == 44
+    assert ndcg["p_randomization_span_groups"] < 0.01
     printed = capsys.readouterr().out
     assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
     assert "≤0.0010" in squash(printed)  # p at the floor of 1000 resamples is a bound, printed as the ranker report prints it

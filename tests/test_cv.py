@@ -9,7 +9,7 @@ from typing import Mapping
 import pytest
 
 from latin_intertext.benchmark import Benchmark, Query
-from latin_intertext.evaluate.cv import cross_validate, grouped_folds, sample_groups, span_groups, training_ids
+from latin_intertext.evaluate.cv import cross_validate, grouped_folds, sample_groups, span_group_ids, span_groups, training_ids
 from latin_intertext.retrieve.base import LearnedRetriever, Retriever
 
 MIN_GAP = 3
@@ -71,6 +71,8 @@ def test_span_groups_chain_near_spans_and_separate_far_ones():
     # a long span reaches past the short one nested in it: 10 -> 12 is 2 lines from its end, not 9 from the short one's
     nested = span_groups([q(1, 1, 10), q(2, 2, 3), q(3, 12, 12), q(4, 17, 17)], MIN_GAP)
     assert [[x.id for x in g] for g in nested] == [["q1", "q2", "q3"], ["q4"]]
+    # the statistics' clusters: a group id per asked id, in the order asked; an unknown id is a group of its own
+    assert span_group_ids(queries, ["q5", "q2", "q1", "x", "y"], MIN_GAP) == [2, 0, 0, -4, -5]
 
 
 def test_folds_are_of_near_equal_size(benchmark, folds):

@@ -231,7 +231,7 @@ def test_leaderboard_rows_of_run_files_are_told_apart_and_keep_the_table_whole(d
     argv = ["leaderboard", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--k", "10", "--resamples", "100", "--out", str(table)]
     assert main([*argv, *(arg for path in paths for arg in ("--run", str(path)))]) == 0
     rows = [line for line in table.read_text().splitlines() if line.startswith("| `")]
-    assert all(row.count(" | ") == 7 for row in rows), rows  # 8 cells: no `|` of a name splits one
+    assert all(row.count(" | ") == 8 for row in rows), rows  # 9 cells: no `|` of a name splits one
     names = sorted(row[2 : row.index(" | ", 2)] for row in rows)
     assert names == sorted(["`a/my.run (run)`", "`b/my.run (run)`", f"`{fast_retriever} (run)`", f"`{fast_retriever}`", "``odd\\|na`me.run (run)``"])
     b_row = next(row for row in rows if row.startswith("| `b/my.run (run)`"))
@@ -319,17 +319,19 @@ def _report(ablation) -> dict:
     tested = [("without phrases", -0.02, 0.04), ("settings: 75 trees", 0.001, 0.8), (ablation.ORACLE_LABEL, 0.1, floor)]
     figures = {m: 0.5 for m in ablation.REPORTED}
     rows = [{"variant": "full model (no author prior)", **figures}]
-    rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h}}
+    rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h, "p_span_groups": min(1.0, 3 * p)}}
              for (v, d, p), h in zip(tested, holm([p for _, _, p in tested]))]
     return {
         "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ablation.REPORTED},
+        "ci95_span_groups": {m: (0.35, 0.65) for m in ablation.REPORTED}, "n_queries": 482, "n_span_groups": 44,
         "candidate_recall": 0.8252, "candidate_recall_per_query": 0.8469,
         "gold_by_evidence": [{"evidence": "shares two or more of the query's words", "lines": 10, "share": 1.0, "found_at_100": 0.9, "commonest_words": []}],
         "ablation": rows,
         "learning_curve": [{"fraction": 0.25, "training_queries": 112.0, "share": 112 / 385.6, **figures, "range": {m: [0.4, 0.6] for m in ablation.REPORTED}},
                            {"fraction": 1.0, "training_queries": 385.6, "share": 1.0, **figures}],
         "baselines": {"bm25": figures}, "best_baseline": "bm25",
-        "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329}],
+        "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329,
+                          "ci95_clusters": [0.05, 0.35], "p_randomization_clusters": 0.0012}],
         "skipped": [],
     }
 
@@ -338,13 +340,15 @@ def test_ranker_report_corrects_the_variants_p_for_the_rows_tested_and_bounds_p_
     from latin_intertext.evaluate import ablation
 
     markdown = ablation.to_markdown(_report(ablation))
-    assert "| variant | nDCG@10 | difference [95% CI], paired p | Holm p | Recall@100 | MAP | Recall@1000 |" in markdown
-    assert "| without phrases | 0.5000 | -0.0200 [-0.0300, -0.0100], p = 0.0400 | 0.0800 | 0.5000 |" in markdown  # 0.04 x 2
-    assert "| settings: 75 trees | 0.5000 | +0.0010 [-0.0090, +0.0110], p = 0.8000 | 0.8000 |" in markdown
-    assert f"| {ablation.ORACLE_LABEL} | 0.5000 | +0.1000 [+0.0900, +0.1100], p ≤ 0.0001 | ≤ 0.0003 |" in markdown  # 3 / 10,001, a bound
-    assert "| full model (no author prior) | 0.5000 |  |  | 0.5000 |" in markdown
+    assert "| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |" in markdown
+    assert "| without phrases | 0.5000 | -0.0200 [-0.0300, -0.0100], p = 0.0400 | 0.0800 | 0.1200 | 0.5000 |" in markdown  # 0.04 x 2; span groups 0.04 x 3
+    assert "| settings: 75 trees | 0.5000 | +0.0010 [-0.0090, +0.0110], p = 0.8000 | 0.8000 | 1.0000 |" in markdown
+    assert f"| {ablation.ORACLE_LABEL} | 0.5000 | +0.1000 [+0.0900, +0.1100], p ≤ 0.0001 | ≤ 0.0003 | 0.0003 |" in markdown  # 3 / 10,001, a bound
+    assert "| full model (no author prior) | 0.5000 |  |  |  | 0.5000 |" in markdown
     assert "Holm p: the paired p corrected for the 3 rows tested against the first (Holm-Bonferroni)" in markdown
-    assert "| ≤ 0.0001 | 0.0329 |" in markdown and "< 0.0001" not in markdown  # as `compare` prints it
+    assert "| ≤ 0.0001 | 0.0329 | [+0.0500, +0.3500] | 0.0012 |" in markdown and "< 0.0001" not in markdown  # as `compare` prints it
+    assert "| ndcg_at_10 | 0.5000 | [0.4000, 0.6000] | [0.3500, 0.6500] |" in markdown
+    assert "the 482 queries one by one, or the 44 span groups whole" in markdown
 
 
 def test_ranker_report_gives_the_candidate_recall_of_lines_and_of_queries():

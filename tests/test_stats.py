@@ -44,6 +44,33 @@ def test_cluster_bootstrap_resamples_whole_clusters():
     assert clustered.high - clustered.low == pytest.approx(independent.high - independent.low, rel=0.15)
 
 
+def test_cluster_randomization_flips_whole_clusters():
+    from latin_intertext.evaluate.stats import cluster_randomization_test
+
+    diff = np.random.default_rng(6).normal(0.05, 0.2, size=120)
+    assert cluster_randomization_test(diff, range(120), 2000) == randomization_test(diff, 2000)  # one query a cluster: the plain test
+    assert cluster_randomization_test(np.zeros(10), [0] * 10) == 1.0
+    # 6 independent gains, each copied 20 times: 120 "queries" look overwhelming one by one, but 6 signs allow only
+    # 2^6 = 64 sign patterns, of which 2 are as extreme as observed: p about 2/64
+    copies, clusters = np.repeat([0.3, 0.2, 0.25, 0.1, 0.15, 0.2], 20), np.repeat(np.arange(6), 20)
+    assert randomization_test(copies, 4000) == pytest.approx(1 / 4001)
+    assert cluster_randomization_test(copies, clusters, 4000) == pytest.approx(2 / 64, abs=0.01)
+
+
+def test_paired_test_with_clusters_adds_span_group_figures_and_checks_their_length():
+    a = np.repeat([0.5, 0.4, 0.6, 0.3], 10)
+    b = a - np.repeat([0.1, -0.05, 0.2, 0.0], 10)
+    plain = paired_test("m", a, b, 1000)
+    grouped = paired_test("m", a, b, 1000, clusters=np.repeat(np.arange(4), 10))
+    assert plain.ci95_clusters is None and plain.p_randomization_clusters is None
+    assert (grouped.diff, grouped.ci95, grouped.p_randomization) == (plain.diff, plain.ci95, plain.p_randomization)
+    assert grouped.ci95_clusters.high - grouped.ci95_clusters.low > grouped.ci95.high - grouped.ci95.low
+    assert grouped.p_randomization_clusters > 0.1 > plain.p_randomization
+    assert grouped.to_json()["ci95_clusters"] == grouped.ci95_clusters.as_list()
+    with pytest.raises(ValueError, match="3 cluster ids for 40"):
+        paired_test("m", a, b, 100, clusters=[0, 1, 2])
+
+
 def test_bootstrap_ci_is_per_column_and_reproducible():
     rng = np.random.default_rng(3)
     matrix = np.column_stack([np.full(100, 0.5), rng.random(100), rng.random(100) * 0.1])

@@ -16,6 +16,7 @@ from latin_intertext.benchmark import Benchmark, Run, load_benchmark
 from latin_intertext.cli import app, console, write_and_say
 from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation
 from latin_intertext.evaluate.report import RunReport, build_report, run_notes
@@ -85,6 +86,12 @@ AUTHOR_CAPTION = "a query counts under every author of its relevant lines, with 
 CI_CAPTION = (
     "95% CI: percentile bootstrap over queries; span groups: over whole groups of queries whose VF spans come within "
     "3 lines of each other (as the CV folds keep them), since such queries are not independent: wider, and more honest"
+)
+
+
+SPAN_GROUPS_CAPTION = (
+    "span groups: whole groups of queries whose VF spans come within 3 lines of each other (they share their parallels), "
+    "resampled together (CI) or swapped between A and B together (p)"
 )
 
 
@@ -171,16 +178,24 @@ def compare(
     a, b = (evaluate_run(read.run, bench.qrels) for read in (read_a, read_b))
     for path, evaluation in ((run_a, a), (run_b, b)):
         warn_missing(evaluation, str(path))
-    tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED) for m in HEADLINE]
+    clusters = span_group_ids(bench.queries, list(a.query_ids))
+    tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED, clusters) for m in HEADLINE]
     table = Table(title=f"A = {run_a.name}, B = {run_b.name} ({len(a.query_ids)} queries, paired)")
     for col in ("metric", "A", "B", "A - B", "95% CI", "p (randomization)", "p (bootstrap)"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for t in tests:
         table.add_row(METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]", format_p(t.p_randomization, resamples), format_p(t.p_bootstrap, resamples))
     out.print(table)
-    data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "resamples": resamples, "seed": SEED,
+    grouped = Table(title=f"the same, by {len(set(clusters))} span groups", caption=SPAN_GROUPS_CAPTION)
+    for col in ("metric", "A - B", "95% CI", "p (randomization)"):
+        grouped.add_column(col, justify="left" if col == "metric" else "right")
+    for t in tests:
+        grouped.add_row(METRICS[t.metric].label, f"{t.diff:+.4f}", f"[{t.ci95_clusters.low:+.4f}, {t.ci95_clusters.high:+.4f}]", format_p(t.p_randomization_clusters, resamples))
+    out.print(grouped)
+    data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "n_span_groups": len(set(clusters)), "resamples": resamples, "seed": SEED,
             "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},
-            "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap} for t in tests}}
+            "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap,
+                                 "ci95_span_groups": t.ci95_clusters.as_list(), "p_randomization_span_groups": t.p_randomization_clusters} for t in tests}}
     write_and_say((json_path, lambda tmp: write_json(data, tmp)))
 
 

@@ -16,10 +16,10 @@ import numpy as np
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate import charts
-from latin_intertext.evaluate.cv import Fold, grouped_folds, out_of_fold, training_ids
+from latin_intertext.evaluate.cv import Fold, grouped_folds, out_of_fold, span_group_ids, training_ids
 from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
-from latin_intertext.evaluate.stats import bootstrap_ci, format_p, holm, paired_test
+from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm, paired_test
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
@@ -264,12 +264,14 @@ def ranker_report(
     full_ranker = specs[0].configure(rankers[specs[0].index_options])
     curve = learning_curve(full_ranker, bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
     step("learning curve")
-    for row in rows[1:]:  # each variant against the full model, query by query
-        test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED])
-        row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization}
+    clusters = span_group_ids(bench.queries, list(main_eval.query_ids))
+    for row in rows[1:]:  # each variant against the full model, query by query (and span group by span group)
+        test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED], clusters=clusters)
+        row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization, "p_span_groups": test.p_randomization_clusters}
     for row, p in zip(rows[1:], holm([row["vs_full"]["p_randomization"] for row in rows[1:]])):
         row["vs_full"]["p_holm"] = p  # corrected for every row tested, the oracle's included
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
+    ci_groups = {m: cluster_bootstrap_ci(main_eval.per_query[m], clusters)[0] for m in REPORTED}
     baseline_scores = {}
     for name in baselines or registered_baselines():
         try:
@@ -283,7 +285,7 @@ def ranker_report(
     if not baseline_scores:
         raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
     best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
-    tests = [paired_test(m, main_eval.per_query[m], baseline_scores[best].per_query[m]) for m in REPORTED]
+    tests = [paired_test(m, main_eval.per_query[m], baseline_scores[best].per_query[m], clusters=clusters) for m in REPORTED]
     pooled, per_query = candidate_recall(plain, bench)
     return {
         "folds": [f.describe() for f in folds],
@@ -292,11 +294,14 @@ def ranker_report(
         "gold_by_evidence": gold_by_evidence(plain, bench, main),
         "metrics": main_eval.means,
         "ci95": {m: (c.low, c.high) for m, c in ci.items()},
+        "ci95_span_groups": {m: (c.low, c.high) for m, c in ci_groups.items()},
+        "n_queries": len(clusters),
+        "n_span_groups": len(set(clusters)),
         "ablation": rows,
         "learning_curve": curve,
         "baselines": {n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
         "best_baseline": best,
-        "paired_tests": [{**t.__dict__, "ci95": t.ci95.as_list()} for t in tests],
+        "paired_tests": [t.to_json() for t in tests],
         "skipped": skipped,
         "run": main,
     }
@@ -318,14 +323,17 @@ def _words(counted: list) -> str:
 
 
 def to_markdown(report: dict) -> str:
-    m, ci = report["metrics"], report["ci95"]
+    m, ci, groups = report["metrics"], report["ci95"], report["ci95_span_groups"]
     lines = [
         f"Out-of-fold over {len(report['folds'])} grouped folds ({'; '.join(report['folds'])}).",
         "",
-        "| metric | evidence-ranker | 95% CI |",
-        "|---|---|---|",
+        "| metric | evidence-ranker | 95% CI, queries | 95% CI, span groups |",
+        "|---|---|---|---|",
     ]
-    lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] |" for k in REPORTED]
+    lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] | [{groups[k][0]:.4f}, {groups[k][1]:.4f}] |" for k in REPORTED]
+    lines += ["", f"Intervals and tests resample (or sign-flip) the {report['n_queries']} queries one by one, or the "
+              f"{report['n_span_groups']} span groups whole (queries whose VF spans come within 3 lines of each other share their "
+              "parallels, so they are not independent evidence; the folds keep them together too)."]
     lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f} of the relevant lines; "
               f"{report['candidate_recall_per_query']:.4f} as a mean over queries, the ceiling of Recall@100 and Recall@1000 from the reranked candidates.", ""]
     lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 | commonest shared words |", "|---|---|---|---|---|"]
@@ -335,15 +343,17 @@ def to_markdown(report: dict) -> str:
     ]
     now, ceiling = lexical_ceiling(report["gold_by_evidence"])
     lines += ["", f"Relevant lines in the top 100: {now:.1%}; with every line that shares a query word there (the rest as now): {ceiling:.1%}.", ""]
-    lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|"]
+    lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|---|"]
     for row in report["ablation"]:
         test = row.get("vs_full")
         delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
         adjusted = format_p(test["p_holm"], raw=test["p_randomization"]) if test else ""
-        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {adjusted} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
+        grouped = format_p(test["p_span_groups"]) if test else ""
+        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {adjusted} | {grouped} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
     if tested := sum("vs_full" in row for row in report["ablation"]):
         lines += ["", f"Holm p: the paired p corrected for the {tested} rows tested against the first (Holm-Bonferroni), "
-                  f"so the rows whose Holm p is below 0.05 differ from it at 5% with all {tested} tests taken together."]
+                  f"so the rows whose Holm p is below 0.05 differ from it at 5% with all {tested} tests taken together. "
+                  "Span-group p: the randomization test with one sign per span group, uncorrected."]
     if report.get("learning_curve"):
         targets = ", ".join(f"{row['fraction']:.0%}" for row in report["learning_curve"][:-1])
         lines += ["", "Learning curve: each fold's model fitted on a share of the training folds' queries (whole span groups, "
@@ -354,9 +364,11 @@ def to_markdown(report: dict) -> str:
             spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
             lines.append(f"| {row['training_queries']:.0f} | {row['share']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
-    lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p |", "|---|---|---|---|---|---|"]
+    lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p | 95% CI, span groups | span-group p |", "|---|---|---|---|---|---|---|---|"]
     for t in report["paired_tests"]:
-        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} |")
+        grouped = t["ci95_clusters"]
+        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} "
+                     f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_clusters'])} |")
     if report.get("skipped"):
         lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report["skipped"]) + "."]
     return "\n".join(lines) + "\n"

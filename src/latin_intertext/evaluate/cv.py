@@ -41,6 +41,13 @@ def span_groups(queries: list[Query], min_gap: int = 3) -> list[list[Query]]:
     return groups
 
 
+def span_group_ids(queries: list[Query], query_ids: list[str], min_gap: int = 3) -> list[int]:
+    """The span group of each of ``query_ids`` (a negative id, a group of its own, for an id not among ``queries``):
+    the clusters of the statistics that resample or sign-flip span groups instead of queries."""
+    group_of = {q.id: g for g, group in enumerate(span_groups(queries, min_gap)) for q in group}
+    return [group_of.get(q, -1 - i) for i, q in enumerate(query_ids)]
+
+
 def sample_groups(queries: list[Query], fraction: float, seed: int = 0, min_gap: int = 3) -> list[str]:
     """Ids of whole span groups drawn at random until they hold ``fraction`` of ``queries`` (at least one group):
     a smaller training set that still never splits neighbouring VF lines, and so holds at least ``fraction``

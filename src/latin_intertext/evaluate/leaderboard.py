@@ -57,12 +57,12 @@ def ranked_entries(entries: list[Entry]) -> list[Entry]:
 
 def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = "") -> str:
     """A markdown table, best nDCG@10 first, with skipped retrievers listed below it."""
-    head = ["Retriever", "nDCG@10 [95% CI]", *(label for _, label in COLUMNS), "Time (s)", "Notes"]
+    head = ["Retriever", "nDCG@10 [95% CI]", "95% CI, span groups", *(label for _, label in COLUMNS), "Time (s)", "Notes"]
     lines = [f"# {title}", ""] if title else []
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 2) + ["---"]) + "|"]
     for e in ranked_entries(entries):
-        m, ci = e.report.metrics, e.report.ci95["ndcg_at_10"]
-        cells = [code_cell(e.name), f"{m['ndcg_at_10']:.4f} [{ci.low:.4f}, {ci.high:.4f}]"]
+        m, ci, groups = e.report.metrics, e.report.ci95["ndcg_at_10"], e.report.ci95_span_groups.get("ndcg_at_10")
+        cells = [code_cell(e.name), f"{m['ndcg_at_10']:.4f} [{ci.low:.4f}, {ci.high:.4f}]", f"[{groups.low:.4f}, {groups.high:.4f}]" if groups else ""]
         cells += [f"{m[key]:.4f}" for key, _ in COLUMNS]
         missing, disordered = e.report.evaluation.missing, e.report.order_warnings
         note = "; ".join(
@@ -72,7 +72,8 @@ def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = 
         lines.append("| " + " | ".join(cells) + " |")
     if entries:
         n = len(entries[0].report.evaluation.query_ids)
-        lines += ["", f"{n} queries; 95% CIs: percentile bootstrap over queries ({entries[0].report.config.get('bootstrap_resamples')} resamples)."]
+        lines += ["", f"{n} queries; 95% CIs: percentile bootstrap ({entries[0].report.config.get('bootstrap_resamples')} resamples) over queries, and over "
+                  "span groups (whole groups of queries whose VF spans come within 3 lines of each other, which share their parallels)."]
     if skipped:
         lines += ["", "Skipped:", ""] + [f"- {code_cell(s.name)}: {s.reason}" for s in skipped]
     return "\n".join(lines) + "\n"

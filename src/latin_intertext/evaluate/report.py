@@ -8,7 +8,7 @@ from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate.breakdown import per_author, per_span_length
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation, evaluate_run
 from latin_intertext.evaluate.runs import OrderWarning
-from latin_intertext.evaluate.cv import span_groups
+from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, Interval, bootstrap_ci, cluster_bootstrap_ci
 
 
@@ -62,8 +62,7 @@ def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None
     """Evaluate ``run`` on ``bench`` with 95% bootstrap intervals for ``ci_metrics``."""
     evaluation = evaluate_run(run, bench.qrels, METRICS)
     intervals = bootstrap_ci(evaluation.matrix(ci_metrics), resamples, seed)
-    group_of = {q.id: g for g, group in enumerate(span_groups(bench.queries)) for q in group}
-    clustered = cluster_bootstrap_ci(evaluation.matrix(ci_metrics), [group_of.get(q, -1) for q in evaluation.query_ids], resamples, seed)
+    clustered = cluster_bootstrap_ci(evaluation.matrix(ci_metrics), span_group_ids(bench.queries, evaluation.query_ids), resamples, seed)
     return RunReport(
         retriever,
         evaluation,

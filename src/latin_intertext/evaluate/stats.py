@@ -1,7 +1,9 @@
 """Uncertainty over queries: bootstrap confidence intervals and paired significance tests.
 
-Queries are the sampling unit (482 of them, a sample of what scholars might ask). Resampling is done
-with weight matrices so that all metrics and all resamples are one matrix product, not a Python loop.
+Queries are the sampling unit (482 of them, a sample of what scholars might ask); where queries cluster (overlapping
+or neighbouring VF spans, which share their parallels), the ``cluster_`` and ``clusters=`` forms resample whole
+clusters instead. Resampling is done with weight matrices so that all metrics and all resamples are one matrix
+product, not a Python loop.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ class PairedTest:
     ci95: Interval
     p_randomization: float
     p_bootstrap: float
+    ci95_clusters: Interval | None = None  # resampling whole clusters (span groups), when clusters were given
+    p_randomization_clusters: float | None = None  # signs flipped per cluster
+
+    def to_json(self) -> dict:
+        return {**self.__dict__, "ci95": self.ci95.as_list(), "ci95_clusters": self.ci95_clusters and self.ci95_clusters.as_list()}
 
 
 def _bootstrap_weights(n: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -95,6 +102,20 @@ def randomization_test(diff: np.ndarray, resamples: int = RESAMPLES, seed: int =
     return float((1 + np.count_nonzero(null >= observed - 1e-12)) / (resamples + 1))
 
 
+def cluster_randomization_test(diff: np.ndarray, clusters: Sequence[int], resamples: int = RESAMPLES, seed: int = SEED) -> float:
+    """:func:`randomization_test` with one sign per cluster: under the null of no difference, a cluster's queries
+    swap systems together (they share their parallels), so only whole clusters' sums change sign."""
+    diff = np.asarray(diff, dtype=np.float64)
+    if not diff.size or not np.any(diff):
+        return 1.0
+    ids, member = np.unique(np.asarray(clusters), return_inverse=True)
+    sums = np.bincount(member, weights=diff, minlength=len(ids))
+    signs = np.random.default_rng(seed).choice(np.array([-1.0, 1.0]), size=(resamples, len(ids)))
+    observed = abs(diff.sum())
+    null = np.abs(signs @ sums)
+    return float((1 + np.count_nonzero(null >= observed - 1e-9)) / (resamples + 1))
+
+
 def paired_bootstrap_p(diff: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> float:
     """Two-sided paired bootstrap p-value: how often the centred resampled mean is as extreme as observed."""
     diff = np.asarray(diff, dtype=np.float64)
@@ -105,11 +126,16 @@ def paired_bootstrap_p(diff: np.ndarray, resamples: int = RESAMPLES, seed: int =
     return float((1 + np.count_nonzero(np.abs(means - observed) >= abs(observed) - 1e-12)) / (resamples + 1))
 
 
-def paired_test(metric: str, a: np.ndarray, b: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> PairedTest:
-    """Compare per-query values ``a`` and ``b`` (aligned on the same queries)."""
+def paired_test(
+    metric: str, a: np.ndarray, b: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, clusters: Sequence[int] | None = None
+) -> PairedTest:
+    """Compare per-query values ``a`` and ``b`` (aligned on the same queries); with ``clusters`` (one id per query),
+    also by resampling and sign-flipping whole clusters."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
         raise ValueError(f"paired values differ in length: {a.shape} vs {b.shape}")
+    if clusters is not None and len(clusters) != a.size:
+        raise ValueError(f"{len(clusters)} cluster ids for {a.size} paired values")
     diff = a - b
     return PairedTest(
         metric,
@@ -119,6 +145,8 @@ def paired_test(metric: str, a: np.ndarray, b: np.ndarray, resamples: int = RESA
         bootstrap_ci(diff, resamples, seed)[0],
         randomization_test(diff, resamples, seed),
         paired_bootstrap_p(diff, resamples, seed),
+        None if clusters is None else cluster_bootstrap_ci(diff, clusters, resamples, seed)[0],
+        None if clusters is None else cluster_randomization_test(diff, clusters, resamples, seed),
     )
 
 
