@@ -161,6 +161,8 @@ def test_duplicate_citations_first_kept_unless_the_gold_quotes_the_other_and_eve
     assert [s["reason"] for s in dropped if s["line"] == 595] == [
         "duplicate citation <luc. 5.595> (also at line 596, whose words the gold quotes: CSV line 801); that one kept"
     ]
+    # what the card reads is in fields of its own, never parsed back out of the reason
+    assert [(s["kind"], s["citation"], s["quoted_kept"]) for s in dropped] == [("duplicate citation", tag, tag == "<luc. 5.595>") for _, _, tag in DUPLICATES]
 
 
 def test_blank_lines_counted(report, sources_dir, dataset_dir):
@@ -215,7 +217,7 @@ def test_a_duplicate_the_gold_quotes_is_kept_instead_of_the_first(tiny_mirror):
     assert bench.corpus[bench.doc_index["lucan-1-2"]].text == "secundus versus iterum"
     [dropped] = [s for s in rep.skipped if s.reason.startswith("duplicate citation")]
     assert dropped.content == "primus versus iterum" and dropped.reason.endswith("that one kept")
-    assert "CSV line 4" in dropped.reason
+    assert "CSV line 4" in dropped.reason and dropped.quoted_kept and dropped.citation == "<luc. 1.2>"
 
 
 def test_of_two_duplicates_the_gold_quotes_alike_the_first_is_kept(tiny_mirror):
@@ -223,7 +225,7 @@ def test_of_two_duplicates_the_gold_quotes_alike_the_first_is_kept(tiny_mirror):
     bench, rep = build_benchmark(tiny_mirror)
     assert bench.corpus[bench.doc_index["lucan-1-2"]].text == "primus versus iterum"
     [dropped] = [s for s in rep.skipped if s.reason.startswith("duplicate citation")]
-    assert dropped.content == "secundus versus iterum" and not dropped.reason.endswith("that one kept")
+    assert dropped.content == "secundus versus iterum" and not dropped.reason.endswith("that one kept") and not dropped.quoted_kept
 
 
 def test_numbering_gaps_are_reported_not_renumbered():

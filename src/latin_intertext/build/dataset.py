@@ -18,7 +18,7 @@ from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
 from latin_intertext.sources.gold import WORKS, GoldParallel, line_ends, read_gold
-from latin_intertext.sources.tess import Duplicate, Skipped, TessText, author_key, parse_tess
+from latin_intertext.sources.tess import DUPLICATE, Duplicate, Skipped, TessText, author_key, parse_tess
 
 TARGET_FILES = {  # author key -> file stem in naacl2021/texts
     "vergil": "vergil.aeneid",
@@ -43,13 +43,13 @@ class BuildReport:
     numbering: list["NumberingGap"] = field(default_factory=list)  # citations the corpus's numbering skips or repeats out of order
 
     def counts(self) -> dict[str, int]:
-        return dict(Counter(s.reason.split(" (")[0].split(" <")[0] for s in self.skipped))
+        return dict(Counter(s.kind for s in self.skipped))
 
     def to_dict(self) -> dict:
         return {
             "files_read": self.files_read,
             "skipped_counts": self.counts(),
-            "skipped": [{"file": s.path, "line": s.lineno, "reason": s.reason, "text": s.content} for s in self.skipped],
+            "skipped": [s.to_json() for s in self.skipped],
             "citation_separators": {k: dict(v) for k, v in sorted(self.separators.items())},
             "gold_line_ends": self.gold_line_ends,
             "numbering_gaps": [asdict(g) for g in self.numbering],
@@ -162,8 +162,8 @@ def prefer_quoted_occurrences(
             continue
         corpus[index[doc_id]] = replace(first, text=dup.line.text)
         rows = ", ".join(str(p.csv_line) for p in quoting)
-        reason = f"duplicate citation {dup.line.tess_index} (also at line {dup.line.lineno}, whose words the gold quotes: CSV line {rows}); that one kept"
-        skipped[listed[(dup.line.path, dup.line.lineno)]] = Skipped(dup.line.path, dup.first_lineno, reason, first.text)
+        note = f"(also at line {dup.line.lineno}, whose words the gold quotes: CSV line {rows}); that one kept"
+        skipped[listed[(dup.line.path, dup.line.lineno)]] = Skipped(dup.line.path, dup.first_lineno, DUPLICATE, first.text, dup.line.tess_index, note, quoted_kept=True)
     return corpus, skipped
 
 

@@ -8,6 +8,7 @@ from latin_intertext import DATASET_VERSION, HUB_REPO_ID
 from latin_intertext.benchmark import CONFIG_FEATURES
 from latin_intertext.build.dataset import NumberingGap
 from latin_intertext.sources.gold import line_ends_text
+from latin_intertext.sources.tess import BLANK, DUPLICATE
 
 
 def _yaml(stats: dict) -> str:
@@ -114,14 +115,14 @@ def _separators(report: dict) -> str:
 
 def render_card(stats: dict, report: dict) -> str:
     skipped = report["skipped"]
-    duplicates = [s for s in skipped if s["reason"].startswith("duplicate citation")]
-    quoted_kept = [s["reason"].split(" (")[0].removeprefix("duplicate citation ") for s in duplicates if s["reason"].endswith("that one kept")]
-    blank = [s for s in skipped if s["reason"] == "blank line"]
+    duplicates = [s for s in skipped if s["kind"] == DUPLICATE]
+    quoted_kept = [s["citation"] for s in duplicates if s["quoted_kept"]]
+    blank = [s for s in skipped if s["kind"] == BLANK]
     author_rows = [(a, stats["works"][a], f"{n:,}") for a, n in stats["authors"].items()]
     feature_tables = "\n\n".join(
         f"### {c}\n\n" + _table(("field", "type", "description"), [(n, t, FIELD_DESCRIPTIONS[c][n]) for n, t in f]) for c, f in CONFIG_FEATURES.items()
     )
-    duplicate_rows = [(d["file"], d["line"], d["reason"].split(" (")[0].removeprefix("duplicate citation "), d["text"][:60]) for d in duplicates]
+    duplicate_rows = [(d["file"], d["line"], d["citation"], d["text"][:60]) for d in duplicates]
     gaps = [NumberingGap(**g) for g in report.get("numbering_gaps", [])]
     gap_rows = [(g.author, g.book, g.lines, f"steps back after {g.book}.{g.steps_back_after}" if g.steps_back_after else "absent") for g in gaps]
     kept_clause = f" ({', '.join(quoted_kept)}: the gold quotes the later line so numbered)" if quoted_kept else ""

@@ -35,8 +35,7 @@ class CharNgram(Retriever):
         self._matrix = self._vectorizer.fit_transform([d.text for d in corpus]).tocsr()
 
     def score_all(self, text: str) -> np.ndarray:
-        query = self._vectorizer.transform([text])
-        return np.asarray((self._matrix @ query.T).todense()).ravel()
+        return next(self.score_batch([text]))
 
     def score_batch(self, texts: Sequence[str]) -> Iterator[np.ndarray]:
         """One sparse product for all texts, instead of one per text; -inf where a line shares no n-gram."""

@@ -79,7 +79,7 @@ class IndexReport:
         self.files += 1
         self.malformed.extend(read.malformed)
         self.blank.extend(map(str, read.blank_lines))
-        self.without_text.extend(str(s) for s in read.without_text if s.reason == "citation without text")
+        self.without_text.extend(map(str, read.without_text))
 
     def left_out(self) -> list[str]:
         """Every line read but not searched, as ``file:line: reason``."""

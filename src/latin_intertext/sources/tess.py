@@ -50,17 +50,32 @@ class TessLine:
         return int(m.group(1)), int(m.group(2))
 
 
+BLANK, NO_TEXT, DUPLICATE = "blank line", "citation without text", "duplicate citation"  # why a line is left out
+
+
 @dataclass(frozen=True)
 class Skipped:
-    """A source line left out of the output, and why."""
+    """A source line left out of the output, and why: its ``kind`` (what reports count by), and for a duplicate
+    citation the citation and where the occurrence kept stands (``note``)."""
 
     path: str
     lineno: int
-    reason: str
+    kind: str  # BLANK, NO_TEXT or DUPLICATE
     content: str = ""
+    citation: str = ""  # a duplicate's citation, e.g. "<luc. 7.855>"
+    note: str = ""  # a duplicate's other occurrence and which of the two was kept
+    quoted_kept: bool = False  # a duplicate whose other occurrence was kept because the gold quotes its words
+
+    @property
+    def reason(self) -> str:
+        return " ".join(filter(None, [self.kind, self.citation, self.note]))
 
     def __str__(self) -> str:
         return f"{self.path}:{self.lineno}: {self.reason}"
+
+    def to_json(self) -> dict:
+        duplicate = {"citation": self.citation, "quoted_kept": self.quoted_kept} if self.kind == DUPLICATE else {}
+        return {"file": self.path, "line": self.lineno, "kind": self.kind, "reason": self.reason, "text": self.content, **duplicate}
 
 
 @dataclass(frozen=True)
@@ -101,7 +116,7 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
     for lineno, line in enumerate(split_lines(raw), start=1):
         line = line.lstrip("\ufeff") if lineno == 1 else line
         if not line.strip():
-            result.skipped.append(Skipped(name, lineno, "blank line"))
+            result.skipped.append(Skipped(name, lineno, BLANK))
             continue
         m = _CITATION.match(line)
         if not m:
@@ -118,13 +133,11 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
             continue
         text = m["text"].strip()
         if not text:
-            result.skipped.append(Skipped(name, lineno, "citation without text", line))
+            result.skipped.append(Skipped(name, lineno, NO_TEXT, line))
             continue
         tag = f"<{m['tag']} {m['locus']}>" if m["tag"] else f"<{m['locus']}>"
         if m["locus"] in seen:
-            result.skipped.append(
-                Skipped(name, lineno, f"duplicate citation {tag} (first at line {seen[m['locus']]}); first kept", text)
-            )
+            result.skipped.append(Skipped(name, lineno, DUPLICATE, text, tag, f"(first at line {seen[m['locus']]}); first kept"))
             result.duplicates.append(Duplicate(TessLine(tag, m["locus"], text, name, lineno), seen[m["locus"]]))
             continue
         seen[m["locus"]] = lineno

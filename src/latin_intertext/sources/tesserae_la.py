@@ -34,7 +34,7 @@ from latin_intertext import latin
 from latin_intertext.errors import InputError
 from latin_intertext.paths import data_home
 from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
-from latin_intertext.sources.tess import Skipped, TessLine, TessText, parse_tess, split_lines
+from latin_intertext.sources.tess import BLANK, NO_TEXT, Skipped, TessLine, TessText, parse_tess, split_lines
 
 COLLECTION = "tesserae-la"
 CACHE_VERSION = 2  # bump when the cache's format changes (latin.LEMMATISER_VERSION covers the lemmas)
@@ -57,11 +57,11 @@ class TessRead:
 
     @property
     def blank_lines(self) -> list[Skipped]:
-        return [s for s in self.text.skipped if s.reason == "blank line"]
+        return [s for s in self.text.skipped if s.kind == BLANK]
 
     @property
     def without_text(self) -> list[Skipped]:
-        return [s for s in self.text.skipped if s.reason != "blank line"]
+        return [s for s in self.text.skipped if s.kind == NO_TEXT]
 
 
 def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> TessRead:
