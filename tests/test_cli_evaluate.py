@@ -72,6 +72,35 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
     assert all(q in squash(captured.err) for q in report["queries_missing_from_run"])
 
 
+def test_evaluate_gives_each_author_an_interval_and_draws_the_breakdowns(dataset_dir, external_run, tmp_path, capsys):
+    path = external_run[0]
+    out, chart = tmp_path / "ext.json", tmp_path / "charts" / "ext.png"
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(path), "--json", str(out), "--plot", str(chart), "--resamples", "500"]) == 0
+    report = json.loads(out.read_text())
+    for kind in ("per_author", "per_span_length"):
+        for name, group in report[kind].items():
+            low, high = group["ci95"]["ndcg_at_10"]
+            assert low <= group["metrics"]["ndcg_at_10"] <= high and high - low > 0, (kind, name)
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 10_000
+    printed = squash(capsys.readouterr().out)
+    low, high = report["per_author"]["ovid"]["ci95"]["ndcg_at_10"]
+    assert f"[{low:.4f}," in printed and f"{high:.4f}]" in printed  # the author table prints the interval the JSON holds (rich may wrap it)
+
+
+def test_compare_draws_the_per_query_differences(dataset_dir, bm25_outputs, external_run, tmp_path, capsys):
+    from latin_intertext.evaluate.comparison import compare_evaluations
+    from latin_intertext.evaluate.metrics import Evaluation
+
+    _, folder = bm25_outputs
+    chart = tmp_path / "diff.png"
+    assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--plot", str(chart), "--resamples", "200"]) == 0
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 10_000
+    assert "the same, by 44 span groups" in capsys.readouterr().out
+    one, other = Evaluation(("q1", "q2"), {"ndcg_at_10": np.array([1.0, 0.0])}), Evaluation(("q2", "q1"), {"ndcg_at_10": np.array([1.0, 0.0])})
+    with pytest.raises(ValueError, match="not over the same queries"):
+        compare_evaluations(one, other, [0, 1], ("ndcg_at_10",))
+
+
 @pytest.mark.parametrize(
     ("fixture", "messages"),
     [
@@ -136,7 +165,7 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     # so clearly that no sign flip of the 1000 reaches it: p is the smallest a 1000-resample test gives, 1/1001
     assert ndcg["p_randomization"] == pytest.approx(1 / 1001) and ndcg["p_bootstrap"] < 0.01
     assert ndcg["ci95"][0] > 0  # the whole interval of A - B above 0
-    # span groups: fewer, so a wider interval and a larger floor p, yet still clear of 0
+    # span groups: fewer units, so a wider interval, yet still clear of 0
     low, high = ndcg["ci95_span_groups"]
     assert 0 < low and high - low > ndcg["ci95"][1] - ndcg["ci95"][0] and json.loads(diff.read_text())["n_span_groups"] == 44
     assert ndcg["p_randomization_span_groups"] < 0.01

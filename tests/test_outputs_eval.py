@@ -319,7 +319,7 @@ def _report(ablation) -> dict:
     tested = [("without phrases", -0.02, 0.04), ("settings: 75 trees", 0.001, 0.8), (ablation.ORACLE_LABEL, 0.1, floor)]
     figures = {m: 0.5 for m in ablation.REPORTED}
     rows = [{"variant": "full model (no author prior)", **figures}]
-    rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h, "p_span_groups": min(1.0, 3 * p)}}
+    rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h, "p_randomization_span_groups": min(1.0, 3 * p)}}
              for (v, d, p), h in zip(tested, holm([p for _, _, p in tested]))]
     return {
         "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ablation.REPORTED},
@@ -331,7 +331,7 @@ def _report(ablation) -> dict:
                            {"fraction": 1.0, "training_queries": 385.6, "share": 1.0, **figures}],
         "baselines": {"bm25": figures}, "best_baseline": "bm25",
         "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329,
-                          "ci95_clusters": [0.05, 0.35], "p_randomization_clusters": 0.0012}],
+                          "ci95_span_groups": [0.05, 0.35], "p_randomization_span_groups": 0.0012}],
         "skipped": [],
     }
 

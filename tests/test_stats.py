@@ -49,7 +49,11 @@ def test_cluster_randomization_flips_whole_clusters():
 
     diff = np.random.default_rng(6).normal(0.05, 0.2, size=120)
     assert cluster_randomization_test(diff, range(120), 2000) == randomization_test(diff, 2000)  # one query a cluster: the plain test
-    assert cluster_randomization_test(np.zeros(10), [0] * 10) == 1.0
+    # clusters go with their queries: any order of the pairs gives the same p; clusters shuffled apart from them do not
+    clusters = np.repeat(np.arange(12), 10)
+    grouped, order = cluster_randomization_test(diff, clusters, 2000), np.random.default_rng(7).permutation(120)
+    assert cluster_randomization_test(diff[order], clusters[order], 2000) == grouped
+    assert cluster_randomization_test(diff, clusters[order], 2000) != grouped
     # 6 independent gains, each copied 20 times: 120 "queries" look overwhelming one by one, but 6 signs allow only
     # 2^6 = 64 sign patterns, of which 2 are as extreme as observed: p about 2/64
     copies, clusters = np.repeat([0.3, 0.2, 0.25, 0.1, 0.15, 0.2], 20), np.repeat(np.arange(6), 20)
@@ -66,7 +70,11 @@ def test_paired_test_with_clusters_adds_span_group_figures_and_checks_their_leng
     assert (grouped.diff, grouped.ci95, grouped.p_randomization) == (plain.diff, plain.ci95, plain.p_randomization)
     assert grouped.ci95_clusters.high - grouped.ci95_clusters.low > grouped.ci95.high - grouped.ci95.low
     assert grouped.p_randomization_clusters > 0.1 > plain.p_randomization
-    assert grouped.to_json()["ci95_clusters"] == grouped.ci95_clusters.as_list()
+    from latin_intertext.evaluate.comparison import test_json
+
+    stored = test_json(grouped)
+    assert (stored["ci95_span_groups"], stored["p_randomization_span_groups"]) == (grouped.ci95_clusters.as_list(), grouped.p_randomization_clusters)
+    assert stored["ci95"] == grouped.ci95.as_list() and stored["mean_a"] == pytest.approx(a.mean())
     with pytest.raises(ValueError, match="3 cluster ids for 40"):
         paired_test("m", a, b, 100, clusters=[0, 1, 2])
 

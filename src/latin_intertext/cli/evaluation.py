@@ -19,9 +19,9 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation
-from latin_intertext.evaluate.report import RunReport, build_report, run_notes
+from latin_intertext.evaluate.report import RunReport, build_report, plot_breakdown, run_notes
 from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, unlisted_queries, write_trec_run
-from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p, paired_test
+from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p
 from latin_intertext.outputs import beside, check_outputs, write_json
 
 out = Console(highlight=False)  # results on stdout; progress and errors on stderr
@@ -80,18 +80,19 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}"
 
 
+BREAKDOWN_COLUMNS = ("map", "recall_at_10", "recall_at_100")
 AUTHOR_CAPTION = "a query counts under every author of its relevant lines, with its other authors' relevant lines taken out of its run"
 
 
 CI_CAPTION = (
-    "95% CI: percentile bootstrap over queries; span groups: over whole groups of queries whose VF spans come within "
-    "3 lines of each other (as the CV folds keep them), since such queries are not independent: wider, and more honest"
+    "95% CI: percentile bootstrap over queries; span groups: over whole groups of queries whose VF spans are chained, each "
+    "within 3 lines of the next (as the CV folds keep them), since such queries are not independent: wider, and more honest"
 )
 
 
 SPAN_GROUPS_CAPTION = (
-    "span groups: whole groups of queries whose VF spans come within 3 lines of each other (they share their parallels), "
-    "resampled together (CI) or swapped between A and B together (p)"
+    "span groups: queries whose VF spans are chained, each within 3 lines of the next (neighbouring or overlapping text, so "
+    "their results may be correlated), resampled together (CI) or swapped between A and B together (p: an exact sign-flip test)"
 )
 
 
@@ -106,15 +107,19 @@ def print_report(report: RunReport) -> None:
         table.add_row(metric.label or name, _fmt(report.metrics[name]), *cells)
     table.caption = CI_CAPTION
     out.print(table)
-    breakdowns = (("target author", report.per_author, AUTHOR_CAPTION), ("VF span length (lines)", report.per_span_length, None))
-    for title, groups, caption in breakdowns:
+    breakdowns = (("target author", "per_author", AUTHOR_CAPTION), ("VF span length (lines)", "per_span_length", None))
+    for title, kind, caption in breakdowns:
         sub = Table(title=f"by {title}", caption=caption)
         sub.add_column(title)
         sub.add_column("queries", justify="right")
-        for key in ("ndcg_at_10", "map", "recall_at_10", "recall_at_100"):
+        sub.add_column(METRICS["ndcg_at_10"].label, justify="right")
+        sub.add_column("95% CI", justify="right")
+        for key in BREAKDOWN_COLUMNS:
             sub.add_column(METRICS[key].label, justify="right")
-        for group, ev in groups.items():
-            sub.add_row(group, str(len(ev.query_ids)), *(_fmt(ev.means[key]) for key in ("ndcg_at_10", "map", "recall_at_10", "recall_at_100")))
+        intervals = report.breakdown_ci95.get(kind, {})
+        for group, ev in report.breakdowns()[kind].items():
+            ci = f"[{_fmt(intervals[group].low)}, {_fmt(intervals[group].high)}]" if group in intervals else ""
+            sub.add_row(group, str(len(ev.query_ids)), _fmt(ev.means["ndcg_at_10"]), ci, *(_fmt(ev.means[key]) for key in BREAKDOWN_COLUMNS))
         out.print(sub)
 
 
@@ -127,6 +132,7 @@ def evaluate(
     cv: Optional[int] = typer.Option(None, "--cv", min=2, help="Cross-validate over N grouped folds (required for learned retrievers)."),
     save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write metrics, CIs and breakdowns here as JSON."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the breakdowns here (PNG): nDCG@10 and Recall@100 per target author and per span length."),
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
 ) -> None:
     """Score one run file or one retriever: metrics with 95% bootstrap CIs, per author and per span length."""
@@ -139,7 +145,7 @@ def evaluate(
     if run is not None and k is not None:
         raise LatinIntertextError(f"--k applies to --retriever only; a run file is scored with every document it lists (cut {run} to fewer per query to score fewer).")
     dataset = dataset_folder(dataset)
-    check_outputs(save_run, json_path, inputs=[run, dataset])
+    check_outputs(save_run, json_path, plot, inputs=[run, dataset])
     bench = load_benchmark(dataset)
     config: dict = {"dataset": str(bench.path)}
     order_warnings: tuple[OrderWarning, ...] = ()
@@ -155,7 +161,9 @@ def evaluate(
     report = build_report(scored, bench, name, config, resamples, order_warnings=order_warnings)
     warn_missing(report.evaluation, source)
     print_report(report)
-    write_and_say((save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)))
+    write_and_say(
+        (save_run, lambda tmp: write_trec_run(scored, tmp, name)), (json_path, lambda tmp: write_json(report.to_json(), tmp)), (plot, lambda tmp: plot_breakdown(report, tmp))
+    )
     if save_run:
         note_unlisted(scored, bench)
 
@@ -167,19 +175,21 @@ def compare(
     dataset: DatasetOpt = None,
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the comparison here as JSON."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw each query's difference in nDCG@10 here (PNG), sorted, with the mean and its 95% CI."),
 ) -> None:
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
+    from latin_intertext.evaluate.comparison import compare_evaluations, plot_differences, span_group_json
     from latin_intertext.evaluate.metrics import evaluate_run
 
     dataset = dataset_folder(dataset)
-    check_outputs(json_path, inputs=[run_a, run_b, dataset])
+    check_outputs(json_path, plot, inputs=[run_a, run_b, dataset])
     bench = load_benchmark(dataset)
     read_a, read_b = (_read_run(p, bench) for p in (run_a, run_b))
     a, b = (evaluate_run(read.run, bench.qrels) for read in (read_a, read_b))
     for path, evaluation in ((run_a, a), (run_b, b)):
         warn_missing(evaluation, str(path))
     clusters = span_group_ids(bench.queries, list(a.query_ids))
-    tests = [paired_test(m, a.per_query[m], b.per_query[m], resamples, SEED, clusters) for m in HEADLINE]
+    tests = compare_evaluations(a, b, clusters, HEADLINE, resamples, SEED)
     table = Table(title=f"A = {run_a.name}, B = {run_b.name} ({len(a.query_ids)} queries, paired)")
     for col in ("metric", "A", "B", "A - B", "95% CI", "p (randomization)", "p (bootstrap)"):
         table.add_column(col, justify="left" if col == "metric" else "right")
@@ -195,8 +205,9 @@ def compare(
     data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "n_span_groups": len(set(clusters)), "resamples": resamples, "seed": SEED,
             "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},
             "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap,
-                                 "ci95_span_groups": t.ci95_clusters.as_list(), "p_randomization_span_groups": t.p_randomization_clusters} for t in tests}}
-    write_and_say((json_path, lambda tmp: write_json(data, tmp)))
+                                 **span_group_json(t)} for t in tests}}
+    ndcg = next(t for t in tests if t.metric == "ndcg_at_10")
+    write_and_say((json_path, lambda tmp: write_json(data, tmp)), (plot, lambda tmp: plot_differences(a, b, ndcg, tmp, (run_a.name, run_b.name))))
 
 
 @app.command()

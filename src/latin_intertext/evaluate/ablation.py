@@ -17,9 +17,10 @@ from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.cv import Fold, grouped_folds, out_of_fold, span_group_ids, training_ids
+from latin_intertext.evaluate.comparison import compare_evaluations, span_group_json, test_json
 from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.metrics import evaluate_run, ranked
-from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm, paired_test
+from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
@@ -266,8 +267,8 @@ def ranker_report(
     step("learning curve")
     clusters = span_group_ids(bench.queries, list(main_eval.query_ids))
     for row in rows[1:]:  # each variant against the full model, query by query (and span group by span group)
-        test = paired_test(PAIRED, evaluations[row["variant"]].per_query[PAIRED], main_eval.per_query[PAIRED], clusters=clusters)
-        row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization, "p_span_groups": test.p_randomization_clusters}
+        [test] = compare_evaluations(evaluations[row["variant"]], main_eval, clusters, (PAIRED,))
+        row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization, **span_group_json(test)}
     for row, p in zip(rows[1:], holm([row["vs_full"]["p_randomization"] for row in rows[1:]])):
         row["vs_full"]["p_holm"] = p  # corrected for every row tested, the oracle's included
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
@@ -285,7 +286,7 @@ def ranker_report(
     if not baseline_scores:
         raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
     best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
-    tests = [paired_test(m, main_eval.per_query[m], baseline_scores[best].per_query[m], clusters=clusters) for m in REPORTED]
+    tests = compare_evaluations(main_eval, baseline_scores[best], clusters, REPORTED)
     pooled, per_query = candidate_recall(plain, bench)
     return {
         "folds": [f.describe() for f in folds],
@@ -301,7 +302,7 @@ def ranker_report(
         "learning_curve": curve,
         "baselines": {n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
         "best_baseline": best,
-        "paired_tests": [t.to_json() for t in tests],
+        "paired_tests": [test_json(t) for t in tests],
         "skipped": skipped,
         "run": main,
     }
@@ -332,8 +333,9 @@ def to_markdown(report: dict) -> str:
     ]
     lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] | [{groups[k][0]:.4f}, {groups[k][1]:.4f}] |" for k in REPORTED]
     lines += ["", f"Intervals and tests resample (or sign-flip) the {report['n_queries']} queries one by one, or the "
-              f"{report['n_span_groups']} span groups whole (queries whose VF spans come within 3 lines of each other share their "
-              "parallels, so they are not independent evidence; the folds keep them together too)."]
+              f"{report['n_span_groups']} span groups whole (queries whose VF spans are chained, each within 3 lines of the next: "
+              "neighbouring or overlapping text, so their results may be correlated; the folds keep them together too). The span-group "
+              "p is an exact sign-flip test; the span-group interval, a percentile bootstrap over groups of very unequal size, runs somewhat narrow."]
     lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f} of the relevant lines; "
               f"{report['candidate_recall_per_query']:.4f} as a mean over queries, the ceiling of Recall@100 and Recall@1000 from the reranked candidates.", ""]
     lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 | commonest shared words |", "|---|---|---|---|---|"]
@@ -348,7 +350,7 @@ def to_markdown(report: dict) -> str:
         test = row.get("vs_full")
         delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
         adjusted = format_p(test["p_holm"], raw=test["p_randomization"]) if test else ""
-        grouped = format_p(test["p_span_groups"]) if test else ""
+        grouped = format_p(test["p_randomization_span_groups"]) if test else ""
         lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {adjusted} | {grouped} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
     if tested := sum("vs_full" in row for row in report["ablation"]):
         lines += ["", f"Holm p: the paired p corrected for the {tested} rows tested against the first (Holm-Bonferroni), "
@@ -366,9 +368,9 @@ def to_markdown(report: dict) -> str:
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p | 95% CI, span groups | span-group p |", "|---|---|---|---|---|---|---|---|"]
     for t in report["paired_tests"]:
-        grouped = t["ci95_clusters"]
+        grouped = t["ci95_span_groups"]
         lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} "
-                     f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_clusters'])} |")
+                     f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_span_groups'])} |")
     if report.get("skipped"):
         lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report["skipped"]) + "."]
     return "\n".join(lines) + "\n"

@@ -45,7 +45,8 @@ def per_author(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS) 
     return {a: evaluate_run(run_for_author(run, qrels, a), qrels_for_author(qrels, a), metrics) for a in authors(qrels)}
 
 
-def span_groups(queries: Iterable[Query]) -> dict[str, set[str]]:
+def span_length_buckets(queries: Iterable[Query]) -> dict[str, set[str]]:
+    """Query ids by the length of their VF span (not :func:`evaluate.cv.span_groups`, which chains neighbouring spans)."""
     groups: dict[str, set[str]] = {b: set() for b in SPAN_BUCKETS}
     for q in queries:
         groups[span_bucket(q.span_length)].add(q.id)
@@ -56,7 +57,7 @@ def per_span_length(evaluation: Evaluation, queries: Iterable[Query]) -> dict[st
     """The overall per-query values split by span-length bucket (no re-scoring needed)."""
     index = {q: i for i, q in enumerate(evaluation.query_ids)}
     out = {}
-    for bucket, ids in span_groups(queries).items():
+    for bucket, ids in span_length_buckets(queries).items():
         rows = sorted(index[q] for q in ids if q in index)
         if rows:
             out[bucket] = Evaluation(

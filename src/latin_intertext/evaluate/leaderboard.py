@@ -73,7 +73,8 @@ def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = 
     if entries:
         n = len(entries[0].report.evaluation.query_ids)
         lines += ["", f"{n} queries; 95% CIs: percentile bootstrap ({entries[0].report.config.get('bootstrap_resamples')} resamples) over queries, and over "
-                  "span groups (whole groups of queries whose VF spans come within 3 lines of each other, which share their parallels)."]
+                  "span groups (whole groups of queries whose VF spans are chained, each within 3 lines of the next: neighbouring or overlapping text, "
+                  "so their results may be correlated)."]
     if skipped:
         lines += ["", "Skipped:", ""] + [f"- {code_cell(s.name)}: {s.reason}" for s in skipped]
     return "\n".join(lines) + "\n"
