@@ -183,3 +183,9 @@ def test_121_queries_share_a_vf_line_with_another(benchmark):
     lines = Counter(n for q in benchmark.queries for n in range(q.line_start, q.line_end + 1))
     assert sum(any(lines[n] > 1 for n in range(q.line_start, q.line_end + 1)) for q in benchmark.queries) == 121
     assert len(span_groups(benchmark.queries, MIN_GAP)) == 44
+
+
+def test_the_span_groups_weigh_as_about_15_equal_ones(benchmark):
+    """The README's reason why the span-group interval runs narrow: 44 groups of very unequal size."""
+    sizes = [len(g) for g in span_groups(benchmark.queries, MIN_GAP)]
+    assert max(sizes) == 69 and round(sum(sizes) ** 2 / sum(n * n for n in sizes)) == 15  # Kish's effective number

@@ -353,3 +353,17 @@ def test_mis_decoded_punctuation_is_not_part_of_a_word():
     """An em dash read as Latin-1 (as some Tesserae texts carry it) separates words like the dash it was."""
     assert [w for w, _, _ in latin.words("arma\u00e2\u0080\u0094virum")] == ["arma", "virum"]
     assert [w for w, _, _ in latin.words("arma\u00e2\u0080\u0094virum")] == [w for w, _, _ in latin.words("arma \u2014 virum")]
+
+
+def test_phrases_cut_after_tesserae_delimiters_and_keep_short_pieces_and_names_whole():
+    text = "Honesta oratio est; sed quis est tandem, qui inopis? Quid? Cn. Pompeius et M. Crassus consules erant. Vidi: ita est."
+    assert latin.phrases(text) == [
+        "Honesta oratio est;",
+        "sed quis est tandem, qui inopis?",
+        "Quid? Cn. Pompeius et M. Crassus consules erant.",  # a one-word question joins the phrase after it; Cn. and M. cut nothing
+        "Vidi: ita est.",  # a piece of fewer than three words ("Vidi:") joins the one after it
+    ]
+    assert latin.phrases('Tum dixit "vale." Tum abiit domum suam') == ['Tum dixit "vale."', "Tum abiit domum suam"]  # a closing quote stays with its phrase
+    assert latin.phrases("arma virumque cano, Troiae qui primus ab oris") == ["arma virumque cano, Troiae qui primus ab oris"]
+    assert latin.phrases("Longa est oratio mea. Ita.") == ["Longa est oratio mea. Ita."]  # the last short piece joins the one before
+    assert " ".join(latin.phrases(text)) == text  # nothing lost or added

@@ -303,26 +303,30 @@ def test_ids_unique_over_all_tesserae_la(sources_dir):
     corpus = tess_corpus(files, lenient=True, name="tesserae-la")
     ids = [d.id for d in corpus.lines]
     assert len(ids) == len(set(ids)) == len(corpus) > 480_000
-    assert {"vergil-1-1", "lucan-7-865", "lucretius.de_rerum_natura-1-1", "suetonius.de_vita_caesarum-vit_jul-1-1"} <= set(ids)
+    assert {"vergil-1-1", "lucan-7-865", "lucretius.de_rerum_natura-1-1", "suetonius.de_vita_caesarum-vit_jul-1-1.p1"} <= set(ids)
     import re
     from collections import defaultdict
 
-    id_set = set(ids)
+    assert all(re.fullmatch(r"[a-z0-9_.]+-[^~.\s]+(?:~[1-9][0-9]*)?(?:\.p[1-9][0-9]*)?", i) for i in ids)  # a line's id, then its phrase's .pK
+    lines = {re.sub(r"\.p[0-9]+$", "", i) for i in ids}  # the ids of the lines searched, whole or as their phrases
     suffixes = defaultdict(list)  # a duplicate citation's lines are kept as base~2, base~3, ...
-    for i in ids:
+    for i in lines:
         m = re.fullmatch(r"([a-z0-9_.]+-[^~\s]+?)(?:~([1-9][0-9]*))?", i)
         assert m, f"id {i!r} is not author.work-locus with an optional ~N suffix"
         if m[2]:
             suffixes[m[1]].append(int(m[2]))
-    assert suffixes and all(base in id_set for base in suffixes)  # the first occurrence keeps the plain id
+    assert suffixes and all(base in lines for base in suffixes)  # the first occurrence keeps the plain id
     assert all(sorted(n) == list(range(2, len(n) + 2)) for n in suffixes.values())  # numbered from 2, no gaps
-    kept = [re.search(r"; kept as (\S+)$", d)[1] for d in corpus.report.duplicates]
+    kept = [re.search(r"; kept as (\S+?)(?: \(its \d+ phrases, \S+ to \.p\d+\))?$", d)[1] for d in corpus.report.duplicates]
     renamed = {f"{base}~{n}" for base, ns in suffixes.items() for n in ns}
-    assert len(renamed) == 12_008 and renamed <= set(kept) <= id_set  # each ~N id is a reported duplicate, and kept
+    assert len(renamed) == 12_008 and renamed <= set(kept) <= lines  # each ~N id is a reported duplicate, and kept
     assert len(kept) == len(set(kept))  # (the other duplicates differ by their section: no ~N needed)
     report = corpus.report
     raw = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in files)
     assert report.lines + len(report.left_out()) == raw  # nothing silently dropped
+    # prose sections of over 40 words are searched as their phrases; no line of the benchmark's epics is cut
+    assert (report.long_lines, report.phrases) == (69_589, 545_503) and len(corpus) == report.lines - report.long_lines + report.phrases
+    assert not [i for i in ids if i.split("-")[0] in ("vergil", "lucan", "ovid", "statius") and ".p" in i]
     assert len(report.malformed) == 558 and all(":" in m for m in report.malformed)  # the figure the README's quirk table gives
     assert len(report.duplicates) > 1000 and "kept as" in report.duplicates[0]
     assert locus_key("pr.1") == "pr-1" and locus_key("1.1.1") == "1-1-1"
@@ -533,3 +537,31 @@ def test_the_python_api_takes_a_folder_one_path_and_authors_as_one_string(tmp_pa
 def test_the_python_api_says_what_is_wrong_with_a_passage_or_k_of_the_wrong_type(searcher, text, k, message):
     with pytest.raises(QueryError, match=message):
         searcher.search(text, k=k)
+
+
+def test_a_prose_section_is_searched_as_its_phrases(tmp_path, monkeypatch, capsys):
+    """A line of more than 40 words (a prose section) becomes one unit per phrase, each cited and id'd as a phrase of
+    that section; shorter lines and the report's line count are as before."""
+    from latin_intertext.serve.corpora import LONG_LINE_WORDS
+
+    long = " ".join(["Sed cum in hominibus iuvandis aut mores spectari aut fortuna soleat, dictu quidem est proclive."] * 3
+                    + ["Honesta oratio est; sed quis est tandem, qui inopis et optimi viri causae non anteponat gratiam fortunati?"])
+    assert len(long.split()) > LONG_LINE_WORDS
+    prose = tmp_path / "cicero.officia.tess"
+    again = long.replace("sed quis est tandem, qui", "sed nemo est, qui")
+    prose.write_text(f"<cic. off. 2.69>\t{long}\n<cic. off. 2.70>\tBrevis sententia est.\n<cic. off. 2.69>\t{again}\n", encoding="utf-8")
+    corpus = tess_corpus([prose])
+    ids = [d.id for d in corpus.lines]
+    assert ids[:6] == [f"cicero.officia-2-69.p{k}" for k in range(1, 6)] + ["cicero.officia-2-70"]
+    assert ids[6:] == [f"cicero.officia-2-69~2.p{k}" for k in range(1, 6)]  # the duplicate citation's phrases, renamed as its line
+    assert [d.text for d in corpus.lines[:5]] == latin.phrases(long) and corpus.lines[3].text == "Honesta oratio est;"
+    assert corpus.loci[:2] == ["2.69, phrase 1", "2.69, phrase 2"] and corpus.loci[5] == "2.70"
+    assert all(d.tess_index == "<cic. off. 2.69>" for d in corpus.lines[:5])
+    report = corpus.report.counts()
+    assert (report["lines"], report["long_lines"], report["phrases"]) == (3, 2, 10)
+    assert corpus.report.duplicates[0].endswith("kept as cicero.officia-2-69~2 (its 5 phrases, cicero.officia-2-69~2.p1 to .p5)")
+    assert list(corpus.neighbours(1, 1, 1)) == [0, 1, 2]  # a phrase's context is the phrases around it
+    hit = Searcher.from_corpus(corpus, "bm25-lemma").search("quis est tandem qui inopis", k=1)[0]
+    assert hit.id == "cicero.officia-2-69.p5" and str(hit.citation) == "Cicero, Officia 2.69, phrase 5"
+    code, out, _ = run_cli(monkeypatch, capsys, "search", "quis est tandem", "--tess", prose, "--retriever", "bm25-lemma", "--k", "1")
+    assert code == 0 and "(3 lines, 2 of them prose sections searched as their 10 phrases)" in out and "Officia 2.69, phrase 5" in out

@@ -149,6 +149,31 @@ def ends_sentence(text: str) -> bool:
     return bool(_CLOSED.search(text.rstrip()))
 
 
+# After Tesserae v3's phrase delimiters (. ; : ? !) and any closing quotes or brackets: where a phrase ends.
+_PHRASE_BREAK = re.compile(r"(?:(?<=[.;:?!])|(?<=[.;:?!]['\"\u2019\u201d)\]]))\s+")
+MIN_PHRASE_WORDS = 3  # a shorter piece ("Quid?") joins the phrase after it
+# A Roman first name written short ("P. Clodius", "Cn. Pompeius"): its full stop ends no phrase.
+_ABBREVIATED_NAME = re.compile(r"(?:^|\s)(?:[A-Z]|Cn|Sp|Ti|Ser|Sex|App|Mam|M')\.$")
+
+
+def phrases(text: str) -> list[str]:
+    """``text`` cut into phrases after Tesserae v3's phrase delimiters (. ; : ? !), as v3 cuts prose, each piece of
+    fewer than MIN_PHRASE_WORDS words (a short question) joined to the phrase after it, the last to the one before,
+    and no cut after an abbreviated first name (*P. Clodius*); ``[text]`` when it holds one phrase."""
+    out: list[str] = []
+    carry = ""
+    for piece in _PHRASE_BREAK.split(text.strip()):
+        piece = f"{carry} {piece}" if carry else piece
+        if len(piece.split()) < MIN_PHRASE_WORDS or _ABBREVIATED_NAME.search(piece):
+            carry = piece
+            continue
+        out.append(piece)
+        carry = ""
+    if carry:
+        out[-1:] = [f"{out[-1]} {carry}" if out else carry]
+    return out
+
+
 def commonest(counts: dict[str, int], n: int) -> list[str]:
     """The ``n`` most counted lemmas, ties in alphabetical order: Tesserae v3's stop list of a corpus."""
     return sorted(counts, key=lambda lemma: (-counts[lemma], lemma))[:n]

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from latin_intertext.cli import app
 from latin_intertext.cli.options import RETRIEVERS_HELP, DatasetOpt, SourcesOpt
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import MatchedWord, line_segments, query_segments
 
 STYLES = {"form": "bold green", "lemma": "bold yellow", "candidate": "bold cyan"}
@@ -125,7 +126,7 @@ def search_command(
         typer.echo(json.dumps(searcher.payload(text, hits, report=bool(tess)), ensure_ascii=False, indent=1))
         return
     out = Console(highlight=False)
-    out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({len(searcher.corpus):,} lines) by [bold]{searcher.retriever_name}[/]")
+    out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({describe_lines(searcher.corpus.report.counts())}) by [bold]{searcher.retriever_name}[/]")
     out.print("[dim]matches: [/][bold green]same form[/] [bold yellow]same lemma[/] [bold cyan]possible lemma[/] [dim](dim: function word)[/]\n")
     for hit in hits:
         out.print(f"[bold]{hit.rank:>2}. {escape(str(hit.citation))}[/]  [dim]{hit.id}  score {hit.score:.3f}[/]")
@@ -160,7 +161,7 @@ def index_tesserae_command(
     print_listed(console, f"ignored {len(built.ignored)} file(s) of the mirror, each with why:", built.ignored)
     print_listed(console, "not in the collection, so not indexed:", not_in_snapshot_notes())
     console.print(
-        f"Indexed {counts['lines']:,} lines of {counts['files']} files in {built.meta.build_seconds} s into {built.folder}; "
+        f"Indexed {describe_lines(counts)} of {counts['files']} files in {built.meta.build_seconds} s into {built.folder}; "
         f"{built.meta.names:,} forms the texts write with a capital inside their sentences are read as names wherever they stand.\n"
         f"Left out: {counts['ignored']} ignored file(s), {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
         f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids. Every one is listed in {built.folder}/report.json."
@@ -183,7 +184,7 @@ def serve_command(
 
     check_can_listen(host, port)  # before the benchmark is loaded, and before "Serving" is printed
     searcher = Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
-    Console(stderr=True).print(f"Serving {len(searcher.corpus):,} lines with {searcher.retriever_name} at http://{host}:{port}/ (API docs: /docs)")
+    Console(stderr=True).print(f"Serving {describe_lines(searcher.corpus.report.counts())} with {searcher.retriever_name} at http://{host}:{port}/ (API docs: /docs)")
     uvicorn.run(create_app(searcher), host=host, port=port, log_level="info")
 
 

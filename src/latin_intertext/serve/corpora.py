@@ -18,6 +18,12 @@ Lines of the benchmark's four epics keep the benchmark's ids, ``{author}-{book}-
   twice in a file, or two loci that fold to the same key (``1.1`` and ``1-1``). Base ids never
   contain ``~``, so the first free ``~N`` makes every id unique across all files of a corpus.
 
+A line of more than LONG_LINE_WORDS words (a prose section; no line of the benchmark's epics has over 15) is
+searched as its phrases (:func:`latin.phrases`, after Tesserae v3's phrase delimiters), each a unit of its own whose
+id is the line's with ``.pK`` appended (``cicero.de_officiis-2-69.p3``, ``...-17-3~2.p1``) and whose locus reads
+``2.69, phrase 3``: a match spread over a section of hundreds of words is no parallel, and a hit should show the
+phrase that makes it. Line ids never contain ``.`` after the locus, so a phrase's id names its line.
+
 See ``docs/ids.md``.
 """
 
@@ -32,7 +38,7 @@ import numpy as np
 
 from latin_intertext.benchmark import Benchmark, CorpusLine
 from latin_intertext.errors import InputError, LatinIntertextError
-from latin_intertext.latin import strip_diacritics
+from latin_intertext.latin import phrases, strip_diacritics
 from latin_intertext.sources.gold import WORKS
 from latin_intertext.sources.tess import TessLine, TessText
 from latin_intertext.sources.tesserae_la import TessRead, read_tess
@@ -42,6 +48,7 @@ EPIC_STEMS = {"vergil.aeneid": "vergil", "lucan.bellum_civile": "lucan", "ovid.m
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 _KEY_BAD = re.compile(r"[^a-z0-9_]+")
 _LOCUS_BAD = re.compile(r"[^a-z0-9_-]+")
+LONG_LINE_WORDS = 40  # a prose section; the benchmark's epics have at most 15 words a line
 
 
 def key(text: str) -> str:
@@ -62,12 +69,23 @@ def split_stem(stem: str) -> tuple[str, str]:
     return key(author), key(work) if work else "text"
 
 
+def describe_lines(counts: dict[str, int]) -> str:
+    """How many lines a corpus searches, and as how many phrases its long ones ("12 lines", or "9,001 lines, 30 of
+    them prose sections searched as their 410 phrases")."""
+    text = f"{counts['lines']:,} lines"
+    if counts.get("long_lines"):
+        text += f", {counts['long_lines']:,} of them prose sections searched as their {counts['phrases']:,} phrases"
+    return text
+
+
 @dataclass
 class IndexReport:
     """What was read into a corpus and what was left out or renamed, file:line by file:line."""
 
     files: int = 0
-    lines: int = 0
+    lines: int = 0  # lines read and searched, whole or as their phrases
+    long_lines: int = 0  # of them, lines searched as their phrases
+    phrases: int = 0  # the search units those long lines were cut into
     blank: list[str] = field(default_factory=list)  # left out: file:line: blank line
     without_text: list[str] = field(default_factory=list)  # left out: file:line: citation without text
     malformed: list[str] = field(default_factory=list)  # left out: file:line: reason
@@ -86,7 +104,10 @@ class IndexReport:
         return [*self.malformed, *self.blank, *self.without_text]
 
     def counts(self) -> dict[str, int]:
-        return {"files": self.files, "lines": self.lines, **{name: len(getattr(self, name)) for name in ("blank", "without_text", "malformed", "duplicates", "ignored")}}
+        return {
+            "files": self.files, "lines": self.lines, "long_lines": self.long_lines, "phrases": self.phrases,
+            **{name: len(getattr(self, name)) for name in ("blank", "without_text", "malformed", "duplicates", "ignored")},
+        }
 
     def to_dict(self) -> dict:
         return {"counts": self.counts(), "malformed": self.malformed, "blank": self.blank, "without_text": self.without_text, "duplicates": self.duplicates, "ignored": self.ignored}
@@ -185,13 +206,13 @@ class _Builder:
         self.author_names.setdefault(author_key, line.author)
         self.author_of.append(self.authors.setdefault(author_key, len(self.authors)))
         self.group_of.append(self.groups.setdefault(group, len(self.groups)))
-        self.report.lines += 1
 
     def add_benchmark(self, bench: Benchmark) -> None:
         for d in bench.corpus:
             author = d.id.split("-")[0]
             self.taken.add(d.id)
             self.add(d, f"{d.book}.{d.line}", author, ("epic", author, d.book))
+        self.report.lines += len(bench.corpus)
 
     def add_tess(self, text: TessText, stem: str, duplicates: list[tuple[TessLine, str]], *, apart_from: str | None = None) -> None:
         """``apart_from``: the benchmark epic a user's file is a copy of, kept apart from it (ids and author key
@@ -215,13 +236,20 @@ class _Builder:
                 section = key(" ".join(_tag_prefix(tl.tess_index).split()[1:])) if sections else ""
                 base = f"{author_key}.{work_key}-" + (f"{section}-" if section else "") + locus_key(tl.locus)
                 group = ("tess", stem, section)
-            doc_id = self.unique(base)
-            if tl.lineno in dup_notes:
-                self.report.duplicates.append(f"{dup_notes[tl.lineno]}; kept as {doc_id}")
+            units = phrases(tl.text) if not (epic and m) and len(tl.text.split()) > LONG_LINE_WORDS else [tl.text]
+            if len(units) > 1:
+                self.report.long_lines += 1
+                self.report.phrases += len(units)
             nums = [int(n) for n in re.findall(r"\d+", tl.locus)]
             book, line_no = (int(m[1]), int(m[2])) if m else (nums[0] if len(nums) > 1 else 0, nums[-1] if nums else 0)
-            line = CorpusLine(doc_id, tl.text, author, work, book, line_no, tl.tess_index)
-            self.add(line, tl.locus, epic or author_key, group)
+            line_id = self.unique(base)  # a line's id, whole or cut: a duplicate's ~N is the same either way
+            whole = len(units) == 1
+            for k, unit in enumerate(units, start=1):
+                line = CorpusLine(line_id if whole else f"{line_id}.p{k}", unit, author, work, book, line_no, tl.tess_index)
+                self.add(line, tl.locus if whole else f"{tl.locus}, phrase {k}", epic or author_key, group)
+            self.report.lines += 1
+            if tl.lineno in dup_notes:
+                self.report.duplicates.append(f"{dup_notes[tl.lineno]}; kept as {line_id}" + ("" if whole else f" (its {len(units)} phrases, {line_id}.p1 to .p{len(units)})"))
 
     def build(self) -> Corpus:
         return Corpus(
