@@ -367,3 +367,12 @@ def test_phrases_cut_after_tesserae_delimiters_and_keep_short_pieces_and_names_w
     assert latin.phrases("arma virumque cano, Troiae qui primus ab oris") == ["arma virumque cano, Troiae qui primus ab oris"]
     assert latin.phrases("Longa est oratio mea. Ita.") == ["Longa est oratio mea. Ita."]  # the last short piece joins the one before
     assert " ".join(latin.phrases(text)) == text  # nothing lost or added
+    # no cut after an abbreviation, where Tesserae v3 cuts: dates, offices, rei p., first names (any case, after a quote)
+    assert latin.phrases("In senatum venit a. d. VI Kal. Nov. et dixit multa. Tum abiit domum suam.") == [
+        "In senatum venit a. d. VI Kal. Nov. et dixit multa.", "Tum abiit domum suam."]
+    assert len(latin.phrases("Tribunus fuit tr. pl. et cos. iterum, rei p. causa. Hoc scio bene.")) == 2
+    assert latin.phrases("victor' inquit, 'M. Fabi, revertar ex acie.' Tum ille abiit statim.") == [
+        "victor' inquit, 'M. Fabi, revertar ex acie.'", "Tum ille abiit statim."]
+    assert latin.phrases("Quod non feci id. Ego vero feci hoc bene.") == ["Quod non feci id.", "Ego vero feci hoc bene."]  # id. is a word
+    # words, not spaced punctuation, count; a closing quote after a space still closes the phrase
+    assert latin.phrases('"O mors ! " id est mentiaris. Quid facis tu hic?') == ['"O mors ! " id est mentiaris.', "Quid facis tu hic?"]

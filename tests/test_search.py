@@ -325,7 +325,7 @@ def test_ids_unique_over_all_tesserae_la(sources_dir):
     raw = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in files)
     assert report.lines + len(report.left_out()) == raw  # nothing silently dropped
     # prose sections of over 40 words are searched as their phrases; no line of the benchmark's epics is cut
-    assert (report.long_lines, report.phrases) == (69_589, 545_503) and len(corpus) == report.lines - report.long_lines + report.phrases
+    assert (report.long_lines, report.phrases) == (69_571, 542_884) and len(corpus) == report.lines - report.long_lines + report.phrases
     assert not [i for i in ids if i.split("-")[0] in ("vergil", "lucan", "ovid", "statius") and ".p" in i]
     assert len(report.malformed) == 558 and all(":" in m for m in report.malformed)  # the figure the README's quirk table gives
     assert len(report.duplicates) > 1000 and "kept as" in report.duplicates[0]
@@ -561,7 +561,20 @@ def test_a_prose_section_is_searched_as_its_phrases(tmp_path, monkeypatch, capsy
     assert (report["lines"], report["long_lines"], report["phrases"]) == (3, 2, 10)
     assert corpus.report.duplicates[0].endswith("kept as cicero.officia-2-69~2 (its 5 phrases, cicero.officia-2-69~2.p1 to .p5)")
     assert list(corpus.neighbours(1, 1, 1)) == [0, 1, 2]  # a phrase's context is the phrases around it
-    hit = Searcher.from_corpus(corpus, "bm25-lemma").search("quis est tandem qui inopis", k=1)[0]
-    assert hit.id == "cicero.officia-2-69.p5" and str(hit.citation) == "Cicero, Officia 2.69, phrase 5"
+    searcher = Searcher.from_corpus(corpus, "bm25-lemma")
+    hit = searcher.search("quis est tandem qui inopis", k=1)[0]
+    assert hit.id == "cicero.officia-2-69.p5" and str(hit.citation) == "Cicero, Officia 2.69, phrase 5" and hit.citation.phrase == 5
+    assert searcher.context("cicero.officia-2-70", 0, 0)[0].citation.phrase == 0  # a whole line
+    assert searcher.context("cicero.officia-2-69", 0, 0)[0].citation.id == "cicero.officia-2-69.p1"  # a cut line's id: its first phrase
+    payload = searcher.payload("quis est tandem", [hit], report=True)
+    assert (payload["lines"], payload["units"], payload["hits"][0]["citation"]["phrase"]) == (3, 11, 5)
+    from fastapi.testclient import TestClient
+
+    from latin_intertext.serve.app import create_app
+
+    web = TestClient(create_app(searcher))
+    assert "3 lines, 2 of them prose sections searched as their 10 phrases" in web.get("/", params={"q": "quis est tandem"}).text
+    context = web.get("/api/lines/cicero.officia-2-69").json()  # the cut line's own id
+    assert [c["citation"]["id"] for c in context if c["is_hit"]] == ["cicero.officia-2-69.p1"]
     code, out, _ = run_cli(monkeypatch, capsys, "search", "quis est tandem", "--tess", prose, "--retriever", "bm25-lemma", "--k", "1")
     assert code == 0 and "(3 lines, 2 of them prose sections searched as their 10 phrases)" in out and "Officia 2.69, phrase 5" in out

@@ -149,22 +149,37 @@ def ends_sentence(text: str) -> bool:
     return bool(_CLOSED.search(text.rstrip()))
 
 
-# After Tesserae v3's phrase delimiters (. ; : ? !) and any closing quotes or brackets: where a phrase ends.
-_PHRASE_BREAK = re.compile(r"(?:(?<=[.;:?!])|(?<=[.;:?!]['\"\u2019\u201d)\]]))\s+")
-MIN_PHRASE_WORDS = 3  # a shorter piece ("Quid?") joins the phrase after it
-# A Roman first name written short ("P. Clodius", "Cn. Pompeius"): its full stop ends no phrase.
-_ABBREVIATED_NAME = re.compile(r"(?:^|\s)(?:[A-Z]|Cn|Sp|Ti|Ser|Sex|App|Mam|M')\.$")
+# Tesserae v3's phrase delimiters, then any closing quotes or brackets (a space may stand before them, as in some
+# texts' "O mors ! "): where a phrase ends, when whitespace follows.
+_PHRASE_END = re.compile(r"[.;:?!]+(?:\s*[\"'\u2019\u201d\u00bb)\]]+)*(?=\s)")
+MIN_PHRASE_WORDS = 3  # a piece of fewer words ("Quid?", "O mors !") joins the phrase after it
+# Words whose full stop marks an abbreviation, never a phrase's end: single letters (first names, "a. d.", "rei p.",
+# "P. f."), other first names, dates (Kal., Non., Id., months) and offices (cos., tr. pl.); Non. and Id. only with a
+# capital (non. and id. end sentences).
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s\"'\u2018\u201c(\[])(?:(?i:[a-z]|cn|sp|ti|tib|ser|sex|app|ap|mam|m'|kal|prid|pr|cos|coss|procos|pl|tr|hs|ian|febr|mart|apr|mai|iun|iul|quint|sext|sept|oct|nov|dec)|Non|Id)\.$"
+)
 
 
 def phrases(text: str) -> list[str]:
-    """``text`` cut into phrases after Tesserae v3's phrase delimiters (. ; : ? !), as v3 cuts prose, each piece of
-    fewer than MIN_PHRASE_WORDS words (a short question) joined to the phrase after it, the last to the one before,
-    and no cut after an abbreviated first name (*P. Clodius*); ``[text]`` when it holds one phrase."""
+    """``text`` cut into phrases after Tesserae v3's phrase delimiters (. ; : ? !) and any closing quotes or brackets,
+    as v3 cuts prose, except after an abbreviation (*P. Clodius*, *a. d. VI Kal. Nov.*, *tr. pl.*), where v3 cuts too;
+    a piece of fewer than MIN_PHRASE_WORDS words (:func:`words`) joins the phrase after it, the last the one before.
+    ``[text]`` when it holds one phrase."""
+    text = text.strip()
+    pieces, start = [], 0
+    for m in _PHRASE_END.finditer(text):
+        if not _ABBREVIATION.search(text[start : m.end()]):
+            pieces.append(text[start : m.end()])
+            start = m.end()
+    pieces.append(text[start:])
     out: list[str] = []
     carry = ""
-    for piece in _PHRASE_BREAK.split(text.strip()):
+    for piece in (p.strip() for p in pieces):
+        if not piece:
+            continue
         piece = f"{carry} {piece}" if carry else piece
-        if len(piece.split()) < MIN_PHRASE_WORDS or _ABBREVIATED_NAME.search(piece):
+        if len(words(piece)) < MIN_PHRASE_WORDS:
             carry = piece
             continue
         out.append(piece)

@@ -32,9 +32,9 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
   or from the search page. A passage's form that the corpus never writes still has a frequency, from the
   corpus's tokens that share a lemma with it.
 - Units: the target unit is a query span (one or more lines), not always one line; a
-  corpus unit is a line of its ``.tess`` file, and in the search tool a prose section of over
-  40 words is cut into phrases after v3's phrase delimiters (``serve.corpora``), as v3 cuts prose;
-  v3 also offers phrases of verse, which this project does not.
+  corpus unit is a line of its ``.tess`` file; the search tool cuts a line of over 40 words (a prose
+  section) into phrases after v3's phrase delimiters, as v3 cuts prose (``latin.phrases``, which
+  does not cut after an abbreviation); v3 also offers phrases of ordinary verse, which this project does not.
 - Stop list: the 10 most frequent lemmas of the searched corpus (v3: of its whole
   Latin corpus), counting every candidate lemma of each token. On the benchmark it is
   et, qui, quis, sum, in, hic, sui, edo, tu, non (``edo`` and ``sui`` ride on the

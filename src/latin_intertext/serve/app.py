@@ -27,6 +27,7 @@ from pydantic import AliasChoices, BaseModel, Field
 from latin_intertext import latin
 from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
+from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import line_segments, query_segments
 from latin_intertext.serve.index import SPARSE_RETRIEVER
 from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list
@@ -121,7 +122,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     )
     app.state.searcher = searcher
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(max_chars=MAX_QUERY_CHARS, max_k=MAX_K, searcher=searcher, has_benchmark=bench is not None)
+    templates.env.globals.update(max_chars=MAX_QUERY_CHARS, max_k=MAX_K, searcher=searcher, has_benchmark=bench is not None, describe_lines=describe_lines)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(LatinIntertextError)

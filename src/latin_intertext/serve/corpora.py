@@ -18,8 +18,8 @@ Lines of the benchmark's four epics keep the benchmark's ids, ``{author}-{book}-
   twice in a file, or two loci that fold to the same key (``1.1`` and ``1-1``). Base ids never
   contain ``~``, so the first free ``~N`` makes every id unique across all files of a corpus.
 
-A line of more than LONG_LINE_WORDS words (a prose section; no line of the benchmark's epics has over 15) is
-searched as its phrases (:func:`latin.phrases`, after Tesserae v3's phrase delimiters), each a unit of its own whose
+A line of more than LONG_LINE_WORDS words (a prose section, or a whole poem where Tesserae gives one per line; no
+line of the benchmark's epics has over 15) is searched as its phrases (:func:`latin.phrases`, after Tesserae v3's phrase delimiters), each a unit of its own whose
 id is the line's with ``.pK`` appended (``cicero.de_officiis-2-69.p3``, ``...-17-3~2.p1``) and whose locus reads
 ``2.69, phrase 3``: a match spread over a section of hundreds of words is no parallel, and a hit should show the
 phrase that makes it. Line ids never contain ``.`` after the locus, so a phrase's id names its line.
@@ -48,7 +48,7 @@ EPIC_STEMS = {"vergil.aeneid": "vergil", "lucan.bellum_civile": "lucan", "ovid.m
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 _KEY_BAD = re.compile(r"[^a-z0-9_]+")
 _LOCUS_BAD = re.compile(r"[^a-z0-9_-]+")
-LONG_LINE_WORDS = 40  # a prose section; the benchmark's epics have at most 15 words a line
+LONG_LINE_WORDS = 40  # a prose section (or a whole poem); the benchmark's epics have at most 15 words a line
 
 
 def key(text: str) -> str:
@@ -125,6 +125,10 @@ class Corpus:
     group_of: np.ndarray  # int32: lines of one work (and book, for the epics) share a group
     report: IndexReport = field(default_factory=IndexReport)
     author_names: dict[str, str] = field(default_factory=dict)
+    phrase_of: list[int] = field(default_factory=list)  # per unit: K of a phrase (id ``.pK``), 0 for a whole line
+
+    def phrase(self, i: int) -> int:
+        return self.phrase_of[i] if self.phrase_of else 0
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -165,6 +169,14 @@ class Corpus:
             return False
         return True
 
+    def unit_of(self, doc_id: str) -> int:
+        """The unit ``doc_id`` names: a line, a phrase, or a line searched as its phrases, which answers with its first
+        (a line's id stays valid when its line is cut: docs/ids.md)."""
+        try:
+            return self.index_of(doc_id)
+        except KeyError:
+            return self.index_of(f"{doc_id}.p1")
+
     def index_of(self, doc_id: str) -> int:
         try:
             return self._ids[doc_id]
@@ -184,6 +196,7 @@ class _Builder:
         self.name = name
         self.lines: list[CorpusLine] = []
         self.loci: list[str] = []
+        self.phrase_of: list[int] = []
         self.authors: dict[str, int] = {}
         self.author_names: dict[str, str] = {}
         self.author_of: list[int] = []
@@ -200,9 +213,10 @@ class _Builder:
         self.taken.add(doc_id)
         return doc_id
 
-    def add(self, line: CorpusLine, locus: str, author_key: str, group: tuple) -> None:
+    def add(self, line: CorpusLine, locus: str, author_key: str, group: tuple, phrase: int = 0) -> None:
         self.lines.append(line)
         self.loci.append(locus)
+        self.phrase_of.append(phrase)
         self.author_names.setdefault(author_key, line.author)
         self.author_of.append(self.authors.setdefault(author_key, len(self.authors)))
         self.group_of.append(self.groups.setdefault(group, len(self.groups)))
@@ -246,7 +260,7 @@ class _Builder:
             whole = len(units) == 1
             for k, unit in enumerate(units, start=1):
                 line = CorpusLine(line_id if whole else f"{line_id}.p{k}", unit, author, work, book, line_no, tl.tess_index)
-                self.add(line, tl.locus if whole else f"{tl.locus}, phrase {k}", epic or author_key, group)
+                self.add(line, tl.locus if whole else f"{tl.locus}, phrase {k}", epic or author_key, group, 0 if whole else k)
             self.report.lines += 1
             if tl.lineno in dup_notes:
                 self.report.duplicates.append(f"{dup_notes[tl.lineno]}; kept as {line_id}" + ("" if whole else f" (its {len(units)} phrases, {line_id}.p1 to .p{len(units)})"))
@@ -261,6 +275,7 @@ class _Builder:
             np.asarray(self.group_of, dtype=np.int32),
             self.report,
             self.author_names,
+            self.phrase_of,
         )
 
 

@@ -151,7 +151,8 @@ class IndexMeta:
     files: int
     fingerprint: str  # of the indexed files' names and sizes
     build_seconds: float
-    lines: int
+    lines: int  # lines searched, whole or as their phrases
+    units: int  # what is searched: the lines, long ones cut into their phrases
     names: int  # forms read as names wherever they stand (SparseLemmaBM25.names)
     counts: dict[str, int]  # the corpus report's counts: lines, blank, malformed, ...
     built: str
@@ -164,7 +165,7 @@ class IndexMeta:
 
 def save_index(folder: Path, corpus: Corpus, retriever: SparseLemmaBM25, *, fingerprint: str, files: int, build_seconds: float) -> IndexMeta:
     """Write an index atomically: into a sibling folder, renamed into place only when complete."""
-    meta = IndexMeta(files, fingerprint, build_seconds, len(corpus), len(retriever.names), corpus.report.counts(), time.strftime("%Y-%m-%dT%H:%M:%S"), retriever.k1, retriever.b)
+    meta = IndexMeta(files, fingerprint, build_seconds, corpus.report.lines, len(corpus), len(retriever.names), corpus.report.counts(), time.strftime("%Y-%m-%dT%H:%M:%S"), retriever.k1, retriever.b)
     with atomic_dir(folder) as tmp:
         retriever.save(tmp)
         with open(tmp / "corpus.pickle", "wb") as fh:

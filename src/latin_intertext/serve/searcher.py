@@ -232,6 +232,7 @@ class Citation:
     book: int
     line: int
     tess_index: str
+    phrase: int = 0  # K of a phrase of a long line (id ``.pK``, locus "2.69, phrase K"), 0 for a whole line
 
     def __str__(self) -> str:
         return f"{self.author}, {self.work} {self.locus}"
@@ -368,14 +369,14 @@ class Searcher:
 
     def citation(self, i: int) -> Citation:
         d = self.corpus.lines[i]
-        return Citation(d.id, d.author, self.corpus.author_key_of(i), d.work, self.corpus.loci[i], d.book, d.line, d.tess_index)
+        return Citation(d.id, d.author, self.corpus.author_key_of(i), d.work, self.corpus.loci[i], d.book, d.line, d.tess_index, self.corpus.phrase(i))
 
     def context_lines(self, i: int, before: int = 5, after: int = 5) -> list[ContextLine]:
         return [ContextLine(self.citation(j), self.corpus.lines[j].text, j == i) for j in self.corpus.neighbours(i, before, after)]
 
     def context(self, doc_id: str, before: int = 5, after: int = 5) -> list[ContextLine]:
         try:
-            i = self.corpus.index_of(doc_id)
+            i = self.corpus.unit_of(doc_id)
         except KeyError:
             raise NotFoundError(f"No line {doc_id!r} in corpus {self.corpus.name!r}.") from None
         return self.context_lines(i, before, after)
@@ -386,7 +387,7 @@ class Searcher:
         out = {"query": latin.composed(text), "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
         if self.info.fallback:  # why this is not the retriever the caller would expect
             out["fallback"] = self.info.fallback
-        return {**out, "lines": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
+        return {**out, "lines": self.corpus.report.lines, "units": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
 
     def authors(self) -> list[tuple[str, str]]:
         """(key, display name) of every author in the corpus."""
