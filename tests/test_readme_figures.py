@@ -55,6 +55,8 @@ def _expected() -> list[str]:
         f"It reaches nDCG@10 about {oracle['ndcg_at_10']:.2f}, but Recall@100 only about {oracle['recall_at_100']:.2f}",
         f"nDCG@10 climbs from about {curve[0]['ndcg_at_10']:.3f} ({curve[0]['training_queries']:.0f} training queries)",
         "Recall@100: " + ", ".join(f"{row['recall_at_100']:.3f}" for row in curve) + ",",
+        f"span-group p {prior['vs_full']['p_randomization_span_groups']:.4f})",
+        "the span-group interval of the nDCG@10 margin is [{:+.3f}, {:+.3f}]".format(*report["paired_tests"][0]["ci95_span_groups"]),
     ]
 
 
