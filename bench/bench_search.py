@@ -80,6 +80,7 @@ def main() -> None:
     from latin_intertext.build.dataset import build_benchmark
     from latin_intertext.sources.tesserae_la import pinned_files
     from latin_intertext.serve.index import index_dir
+    from latin_intertext.serve.corpora import describe_lines
     from latin_intertext.serve.searcher import LOOK_PAST_K, Searcher, build_tesserae_index
 
     bench, _ = build_benchmark(args.sources)
@@ -111,7 +112,7 @@ def main() -> None:
               f"reference read + sha256 of the files {reference:.2f} s, ratio {built / reference:.0f}x")
     start = time.perf_counter()
     full = Searcher.from_tesserae_la(folder)
-    print(f"Tesserae-la index load: {time.perf_counter() - start:.1f} s, {len(full.corpus):,} lines, retriever {full.retriever_name}")
+    print(f"Tesserae-la index load: {time.perf_counter() - start:.1f} s, {len(full.corpus):,} search units ({describe_lines(full.corpus.report.counts())}), retriever {full.retriever_name}")
     searched = latencies(lambda t: full.search(t, k=10), texts, full.retriever)
     scored = latencies(lambda t: full.scores(t, 10 + LOOK_PAST_K, None), texts, full.retriever)
     report(f"search over Tesserae-la ({len(texts)} queries)", searched, scored, TARGET_TESSERAE_MS)
