@@ -541,9 +541,11 @@ def _lexicon():
     return CandidateLemmas()
 
 
+@lru_cache(maxsize=1 << 18)
 def lemma_candidates(word: str) -> frozenset[str]:
     """Every lemma a form may belong to: simplemma's choice plus the lexicon's alternatives, a gerundive's verb and,
-    for a capitalised word, its reading as a name (which a capital opening a sentence leaves open)."""
+    for a capitalised word, its reading as a name (which a capital opening a sentence leaves open). Memoised: an index
+    asks for each form of a corpus again and again."""
     norm, lemma, _ = _analyse(word)
     lexicon = _lexicon()
     name = _analyse(word, True)[1] if word[:1].isupper() else None  # in capitals throughout, a name is as likely
