@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_ranker.py [--sources DIR] [--background tesserae-la|none] [--vectors default|none|PATH] [--queries 50]
 
-- (a) cross-validated evaluation with training: 5 grouped folds, index + features + 5 x n_models bagged fits (two at a time) + search
+- (a) cross-validated evaluation with training: 5 grouped folds, index + features + 5 x n_models bagged fits (the members of a fold side by side) + search
   + metrics, as `evaluate --retriever evidence-ranker --cv 5` does. Target <= 120 s.
 - (b) all 482 queries with a trained model: fit on every query (features cached), then empty the
   feature cache and time a fresh search of every query text. Target <= 15 s.

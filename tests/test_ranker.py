@@ -168,6 +168,14 @@ def test_saved_model_reloads_with_identical_scores(fitted, corpus, tmp_path):
     np.testing.assert_array_equal(scores, scores0)
 
 
+def test_members_fitted_side_by_side_equal_members_fitted_one_by_one(fitted, corpus, bench):
+    """By default every bagged member is fitted at once, each on a thread of its own: the model must not depend on it."""
+    assert fitted.n_jobs is None
+    one_by_one = small_ranker(n_jobs=1).index(corpus).fit(bench.subset(TRAIN))
+    assert [b.model_to_string() for b in one_by_one._boosters] == [b.model_to_string() for b in fitted._boosters]
+    assert len({b.model_to_string() for b in fitted._boosters}) == fitted.n_models  # members differ: a real bag
+
+
 @pytest.mark.parametrize("other", [{"drop_families": ("sound",)}, {"author_prior": True}])
 def test_model_of_other_features_is_refused(fitted, corpus, tmp_path, other):
     path = tmp_path / "ranker.txt"

@@ -58,15 +58,21 @@ class Unit:
             terms["form"].setdefault(t.norm, []).append(t.position)
             if stem := latin.stem(t.norm):
                 terms["stem"].setdefault(stem, []).append(t.position)
-            for lemma in sorted(latin.lemma_candidates(t.form)):  # sorted: set order varies between processes
+            for lemma in _candidates_in_order(t.form):
                 terms["lemmaset"].setdefault(lemma, []).append(t.position)
         for i, a in enumerate(tokens):
             for b in tokens[i + 1 : i + 1 + BIGRAM_WINDOW]:
-                pair = "|".join(sorted((a.lemma, b.lemma)))
+                pair = f"{a.lemma}|{b.lemma}" if a.lemma <= b.lemma else f"{b.lemma}|{a.lemma}"  # in either order
                 terms["bigram"].setdefault(pair, []).append(a.position)
         for channel, edge in (("head", tokens[:EDGE_WORDS]), ("tail", tokens[-EDGE_WORDS:])):
-            terms[channel] = {lemma: [t.position] for t in edge for lemma in sorted(latin.lemma_candidates(t.form))}
+            terms[channel] = {lemma: [t.position] for t in edge for lemma in _candidates_in_order(t.form)}
         return cls(len(tokens), terms, tuple(t.norm for t in tokens), latin.sound_text(text))
+
+
+@lru_cache(maxsize=1 << 18)
+def _candidates_in_order(word: str) -> tuple[str, ...]:
+    """:func:`latin.lemma_candidates` sorted, since set order varies between processes."""
+    return tuple(sorted(latin.lemma_candidates(word)))
 
 
 @dataclass
