@@ -3,6 +3,7 @@ and run files that are not UTF-8, empty or missing queries are reported, not sco
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from types import SimpleNamespace
 from pathlib import Path
@@ -108,7 +109,8 @@ def fake_ranker_report(monkeypatch):
     monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(queries=queries))
     monkeypatch.setattr(ablation, "variants", lambda: [])
     monkeypatch.setattr(ablation, "registered_baselines", lambda: [])
-    monkeypatch.setattr(ablation, "ranker_report", lambda bench, cv, on_step: calls.append(cv) or {"run": {"q": {"d": 1.0}}, "figure": 0.5})
+    canned = dataclasses.replace(_report(ablation), run={"q": {"d": 1.0}})
+    monkeypatch.setattr(ablation, "ranker_report", lambda bench, cv, on_step: calls.append(cv) or canned)
     monkeypatch.setattr(ablation, "to_markdown", lambda result: "| report |\n")
     monkeypatch.setattr(ablation, "plot", lambda result, path: Path(path).write_bytes(b"png"))
     return calls
@@ -118,7 +120,8 @@ def test_ranker_report_makes_missing_folders_and_writes_every_output(fake_ranker
     md, js, run = tmp_path / "a" / "r.md", tmp_path / "b" / "c" / "r.json", tmp_path / "d" / "r.run"
     assert main(["ranker-report", "--out", str(md), "--json", str(js), "--save-run", str(run)]) == 0
     assert md.read_text() == "| report |\n" and md.with_suffix(".png").read_bytes() == b"png"
-    assert json.loads(js.read_text()) == {"figure": 0.5}
+    written = json.loads(js.read_text())
+    assert "run" not in written and written["ci95"]["map"] == [0.4, 0.6] and written["n_span_groups"] == 44  # the run goes to its own file
     assert run.read_text().split() == ["q", "Q0", "d", "1", "1.0", "evidence-ranker-cv"]
 
 
@@ -311,7 +314,7 @@ def test_evaluate_run_with_save_run_is_refused(tmp_path, capsys):
 # -- 9. the ranker report says what each of its figures is ---------------------
 
 
-def _report(ablation) -> dict:
+def _report(ablation):
     """A ranker report by hand: three rows tested against the full model, the oracle's at the resampling floor."""
     from latin_intertext.evaluate.stats import holm
 
@@ -321,7 +324,7 @@ def _report(ablation) -> dict:
     rows = [{"variant": "full model (no author prior)", **figures}]
     rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h, "p_randomization_span_groups": min(1.0, 3 * p)}}
              for (v, d, p), h in zip(tested, holm([p for _, _, p in tested]))]
-    return {
+    return ablation.RankerReport(**{
         "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ablation.REPORTED},
         "ci95_span_groups": {m: (0.35, 0.65) for m in ablation.REPORTED}, "n_queries": 482, "n_span_groups": 44,
         "candidate_recall": 0.8252, "candidate_recall_per_query": 0.8469,
@@ -333,7 +336,7 @@ def _report(ablation) -> dict:
         "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329,
                           "ci95_span_groups": [0.05, 0.35], "p_randomization_span_groups": 0.0012}],
         "skipped": [],
-    }
+    })
 
 
 def test_ranker_report_corrects_the_variants_p_for_the_rows_tested_and_bounds_p_at_the_floor():
@@ -381,6 +384,6 @@ def test_learning_curve_gives_the_share_drawn_beside_its_target(benchmark, monke
     assert [row["fraction"] for row in curve] == [0.25, 0.5, 1.0] and curve[-1]["share"] == 1.0
     for row in curve[:-1]:
         assert row["share"] == pytest.approx(row["training_queries"] / whole) and row["share"] > row["fraction"]
-    markdown = ablation.to_markdown({**_report(ablation), "learning_curve": curve})
+    markdown = ablation.to_markdown(dataclasses.replace(_report(ablation), learning_curve=curve))
     assert f"| {curve[0]['training_queries']:.0f} | {curve[0]['share']:.0%} |" in markdown and "| 25% |" not in markdown
     assert "whole span groups can overshoot the targets of 25%, 50%" in markdown

@@ -4,6 +4,7 @@ its features name no author or work. One slow test cross-validates it on the rea
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -537,15 +538,15 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, 
     themes = ablation.Variant("full model + word-vector themes", vectors="default")
     monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)"), themes])
     report = ablation.ranker_report(bench, 2, baselines=("bm25", "word2vec"))
-    assert [s["name"] for s in report["skipped"]] == [themes.label, "word2vec"]
-    assert all("train-vectors" in s["reason"] for s in report["skipped"])
-    assert [r["variant"] for r in report["ablation"]] == ["full model (no author prior)"]
-    assert report["best_baseline"] == "bm25" and list(report["baselines"]) == ["bm25"]
+    assert [s["name"] for s in report.skipped] == [themes.label, "word2vec"]
+    assert all("train-vectors" in s["reason"] for s in report.skipped)
+    assert [r["variant"] for r in report.ablation] == ["full model (no author prior)"]
+    assert report.best_baseline == "bm25" and list(report.baselines) == ["bm25"]
     markdown = ablation.to_markdown(report)
     assert "best baseline by nDCG@10, `bm25`, of `bm25`" in markdown
     assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Skipped here: `full model + word-vector themes`" in markdown
-    empty = [g["evidence"] for g in report["gold_by_evidence"] if not g["lines"]]
+    empty = [g["evidence"] for g in report.gold_by_evidence if not g["lines"]]
     assert empty and all(f"| {e} | 0 | | | |" in markdown for e in empty)  # no share shown for a class with no line
     with pytest.raises(LatinIntertextError, match="No baseline could run"):
         ablation.ranker_report(bench, 2, baselines=("word2vec",))
@@ -573,12 +574,12 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
     report = ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
     # then the learning curve: the full model's settings again, whatever the last row set, one fit per fold and draw
     assert fitted == [(150, 0, True)] * 2 + [(7, 4, True)] * 2 + [(150, 0, False)] * 2 + [(150, 0, True)] * 2 * len(ablation.LEARNING_SEEDS)
-    assert [r["variant"] for r in report["ablation"]] == [v.label for v in rows]
-    assert "vs_full" not in report["ablation"][0]  # each other row is tested against the full model, query by query
-    for row in report["ablation"][1:]:
+    assert [r["variant"] for r in report.ablation] == [v.label for v in rows]
+    assert "vs_full" not in report.ablation[0]  # each other row is tested against the full model, query by query
+    for row in report.ablation[1:]:
         low, high = row["vs_full"]["ci95"]
         assert low <= row["vs_full"]["diff"] <= high
-        assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report["ablation"][0]["ndcg_at_10"])
+        assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report.ablation[0]["ndcg_at_10"])
         assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p " in ablation.to_markdown(report)
     assert leaves[:6] == [31, 31, 15, 15, 31, 31]  # the row after a 15-leaf row is fitted with the shipped 31 leaves
     assert ablation.FIXED_SETTINGS == {name: EvidenceRanker().params()[name] for name in ablation.FIT_SETTINGS}
@@ -597,9 +598,9 @@ def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus
     fitted, fit = [], EvidenceRanker.fit
     monkeypatch.setattr(EvidenceRanker, "fit", lambda self, train: fitted.append({q.id for q in train.queries}) or fit(self, train))
     report = ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
-    curve = report["learning_curve"]
+    curve = report.learning_curve
     assert [row["fraction"] for row in curve] == [0.5, 1.0]
-    assert curve[-1]["training_queries"] == 4 and {m: curve[-1][m] for m in ablation.REPORTED} == {m: report["metrics"][m] for m in ablation.REPORTED}
+    assert curve[-1]["training_queries"] == 4 and {m: curve[-1][m] for m in ablation.REPORTED} == {m: report.metrics[m] for m in ablation.REPORTED}
     draws = fitted[2:]  # after the full model's two folds
     assert len(draws) == 2 * len(ablation.LEARNING_SEEDS)
     for i, train in enumerate(draws):
@@ -613,8 +614,8 @@ def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus
     assert f"| 4 | 100% | {curve[1]['ndcg_at_10']:.4f} | {curve[1]['recall_at_100']:.4f} |" in markdown
     assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     fitted.clear()
-    assert ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=())["learning_curve"] == [] and len(fitted) == 2
-    assert "Learning curve" not in ablation.to_markdown({**report, "learning_curve": []})
+    assert ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=()).learning_curve == [] and len(fitted) == 2
+    assert "Learning curve" not in ablation.to_markdown(dataclasses.replace(report, learning_curve=[]))
 
 
 def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):
@@ -642,7 +643,7 @@ def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):
     report = ablation.ranker_report(bench, 2, baselines=("bm25", "learned-baseline"))
     everything = {q.id for q in bench.queries}
     assert fitted == [everything - set(f.test_ids) for f in grouped_folds(bench.queries, 2)]
-    assert set(report["baselines"]) == {"bm25", "learned-baseline"}
+    assert set(report.baselines) == {"bm25", "learned-baseline"}
 
 
 def test_report_tests_against_every_registered_baseline():

@@ -66,10 +66,10 @@ def ranker_report(
     write_and_say(
         (out, lambda tmp: tmp.write_text(markdown, encoding="utf-8")),
         (png, lambda tmp: plot(result, tmp)),
-        (save_run, lambda tmp: write_trec_run(result["run"], tmp, tag="evidence-ranker-cv")),
-        (json_out, lambda tmp: write_json({k: v for k, v in result.items() if k != "run"}, tmp)),
+        (save_run, lambda tmp: write_trec_run(result.run, tmp, tag="evidence-ranker-cv")),
+        (json_out, lambda tmp: write_json(result.to_json(), tmp)),
     )
     if save_run:
         from latin_intertext.cli.evaluation import note_unlisted
 
-        note_unlisted(result["run"], bench)
+        note_unlisted(result.run, bench)

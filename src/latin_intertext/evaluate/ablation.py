@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import textwrap
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -232,10 +232,37 @@ def lexical_ceiling(rows: list[dict], depth: int = 100) -> tuple[float, float]:
     return now, sum(r["share"] * (1.0 if i < N_LEXICAL else r[key]) for i, r in enumerate(rows))
 
 
+@dataclass(frozen=True)
+class RankerReport:
+    """What ``ranker-report`` prints, draws and writes (the README's ranker section), all out of fold on the same
+    grouped folds. Rows stay plain JSON objects, as written: ``ablation`` (one per variant, each but the first with
+    its paired test ``vs_full``), ``learning_curve``, ``gold_by_evidence`` and ``paired_tests``."""
+
+    folds: list[str]  # Fold.describe() of each fold
+    candidate_recall: float  # stage 1's ceiling over relevant lines
+    candidate_recall_per_query: float  # the same as a mean over queries: the ceiling of Recall@100 and @1000
+    gold_by_evidence: list[dict]
+    metrics: dict[str, float]
+    ci95: dict[str, tuple[float, float]]  # percentile bootstrap over queries
+    ci95_span_groups: dict[str, tuple[float, float]]  # over whole span groups
+    n_queries: int
+    n_span_groups: int
+    ablation: list[dict]
+    learning_curve: list[dict]
+    baselines: dict[str, dict[str, float]]
+    best_baseline: str
+    paired_tests: list[dict]  # the full model against the best baseline, per metric
+    skipped: list[dict] = field(default_factory=list)  # variants and baselines that could not run here, and why
+    run: Run = field(default_factory=dict)  # the full model's out-of-fold run (written as a TREC file, not as JSON)
+
+    def to_json(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
+
+
 def ranker_report(
     bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] | None = None, on_step: Callable[[str], None] | None = None,
     learning_fractions: tuple[float, ...] = LEARNING_FRACTIONS,
-) -> dict:
+) -> "RankerReport":
     """``baselines``: default every registered baseline; one that cannot run here (no word vectors, no dense
     extra) is skipped and listed with the reason, as is a variant that needs what is missing.
     ``learning_fractions``: the shares of the training queries the learning curve fits on (none: no curve)."""
@@ -288,24 +315,24 @@ def ranker_report(
     best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
     tests = compare_evaluations(main_eval, baseline_scores[best], clusters, REPORTED)
     pooled, per_query = candidate_recall(plain, bench)
-    return {
-        "folds": [f.describe() for f in folds],
-        "candidate_recall": pooled,
-        "candidate_recall_per_query": per_query,
-        "gold_by_evidence": gold_by_evidence(plain, bench, main),
-        "metrics": main_eval.means,
-        "ci95": {m: (c.low, c.high) for m, c in ci.items()},
-        "ci95_span_groups": {m: (c.low, c.high) for m, c in ci_groups.items()},
-        "n_queries": len(clusters),
-        "n_span_groups": len(set(clusters)),
-        "ablation": rows,
-        "learning_curve": curve,
-        "baselines": {n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
-        "best_baseline": best,
-        "paired_tests": [test_json(t) for t in tests],
-        "skipped": skipped,
-        "run": main,
-    }
+    return RankerReport(
+        folds=[f.describe() for f in folds],
+        candidate_recall=pooled,
+        candidate_recall_per_query=per_query,
+        gold_by_evidence=gold_by_evidence(plain, bench, main),
+        metrics=main_eval.means,
+        ci95={m: (c.low, c.high) for m, c in ci.items()},
+        ci95_span_groups={m: (c.low, c.high) for m, c in ci_groups.items()},
+        n_queries=len(clusters),
+        n_span_groups=len(set(clusters)),
+        ablation=rows,
+        learning_curve=curve,
+        baselines={n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
+        best_baseline=best,
+        paired_tests=[test_json(t) for t in tests],
+        skipped=skipped,
+        run=main,
+    )
 
 
 def registered_baselines() -> list[str]:
@@ -323,56 +350,56 @@ def _words(counted: list) -> str:
     return ", ".join(f"*{word}* ({n})" for word, n in counted)
 
 
-def to_markdown(report: dict) -> str:
-    m, ci, groups = report["metrics"], report["ci95"], report["ci95_span_groups"]
+def to_markdown(report: RankerReport) -> str:
+    m, ci, groups = report.metrics, report.ci95, report.ci95_span_groups
     lines = [
-        f"Out-of-fold over {len(report['folds'])} grouped folds ({'; '.join(report['folds'])}).",
+        f"Out-of-fold over {len(report.folds)} grouped folds ({'; '.join(report.folds)}).",
         "",
         "| metric | evidence-ranker | 95% CI, queries | 95% CI, span groups |",
         "|---|---|---|---|",
     ]
     lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] | [{groups[k][0]:.4f}, {groups[k][1]:.4f}] |" for k in REPORTED]
-    lines += ["", f"Intervals and tests resample (or sign-flip) the {report['n_queries']} queries one by one, or the "
-              f"{report['n_span_groups']} span groups whole (queries whose VF spans are chained, each within 3 lines of the next: "
+    lines += ["", f"Intervals and tests resample (or sign-flip) the {report.n_queries} queries one by one, or the "
+              f"{report.n_span_groups} span groups whole (queries whose VF spans are chained, each within 3 lines of the next: "
               "neighbouring or overlapping text, so their results may be correlated; the folds keep them together too). The span-group "
               "p is an exact sign-flip test; the span-group interval, a percentile bootstrap over groups of very unequal size, runs somewhat narrow."]
-    lines += ["", f"Candidate recall (stage 1 ceiling): {report['candidate_recall']:.4f} of the relevant lines; "
-              f"{report['candidate_recall_per_query']:.4f} as a mean over queries, the ceiling of Recall@100 and Recall@1000 from the reranked candidates.", ""]
+    lines += ["", f"Candidate recall (stage 1 ceiling): {report.candidate_recall:.4f} of the relevant lines; "
+              f"{report.candidate_recall_per_query:.4f} as a mean over queries, the ceiling of Recall@100 and Recall@1000 from the reranked candidates.", ""]
     lines += ["| relevant lines by lexical evidence | lines | share | in the top 100 | commonest shared words |", "|---|---|---|---|---|"]
     lines += [
         f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g['found_at_100']:.1%} | {_words(g.get('commonest_words', []))} |" if g["lines"] else f"| {g['evidence']} | 0 | | | |"
-        for g in report["gold_by_evidence"]
+        for g in report.gold_by_evidence
     ]
-    now, ceiling = lexical_ceiling(report["gold_by_evidence"])
+    now, ceiling = lexical_ceiling(report.gold_by_evidence)
     lines += ["", f"Relevant lines in the top 100: {now:.1%}; with every line that shares a query word there (the rest as now): {ceiling:.1%}.", ""]
     lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|---|"]
-    for row in report["ablation"]:
+    for row in report.ablation:
         test = row.get("vs_full")
         delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
         adjusted = format_p(test["p_holm"], raw=test["p_randomization"]) if test else ""
         grouped = format_p(test["p_randomization_span_groups"]) if test else ""
         lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {adjusted} | {grouped} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
-    if tested := sum("vs_full" in row for row in report["ablation"]):
+    if tested := sum("vs_full" in row for row in report.ablation):
         lines += ["", f"Holm p: the paired p corrected for the {tested} rows tested against the first (Holm-Bonferroni), "
                   f"so the rows whose Holm p is below 0.05 differ from it at 5% with all {tested} tests taken together. "
                   "Span-group p: the randomization test with one sign per span group, uncorrected."]
-    if report.get("learning_curve"):
-        targets = ", ".join(f"{row['fraction']:.0%}" for row in report["learning_curve"][:-1])
+    if report.learning_curve:
+        targets = ", ".join(f"{row['fraction']:.0%}" for row in report.learning_curve[:-1])
         lines += ["", "Learning curve: each fold's model fitted on a share of the training folds' queries (whole span groups, "
                   f"{len(LEARNING_SEEDS)} random draws per share, mean [lowest, highest]), the test folds unchanged; "
                   f"share: the training queries drawn over the full folds' (whole span groups can overshoot the targets of {targets}):", ""]
         lines += ["| training queries per fold | share | nDCG@10 | Recall@100 |", "|---|---|---|---|"]
-        for row in report["learning_curve"]:
+        for row in report.learning_curve:
             spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
             lines.append(f"| {row['training_queries']:.0f} | {row['share']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
-    lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report['best_baseline']}`, of {', '.join(f'`{n}`' for n in report['baselines'])} (10,000 resamples):", ""]
+    lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report.best_baseline}`, of {', '.join(f'`{n}`' for n in report.baselines)} (10,000 resamples):", ""]
     lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p | 95% CI, span groups | span-group p |", "|---|---|---|---|---|---|---|---|"]
-    for t in report["paired_tests"]:
+    for t in report.paired_tests:
         grouped = t["ci95_span_groups"]
         lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} "
                      f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_span_groups'])} |")
-    if report.get("skipped"):
-        lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report["skipped"]) + "."]
+    if report.skipped:
+        lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report.skipped) + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -380,27 +407,27 @@ TARGETS = {"ndcg_at_10": 0.45, "recall_at_100": 0.85}  # the project's goals for
 PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
 
 
-def plot(report: dict, path: Path | str) -> Path:
+def plot(report: RankerReport, path: Path | str) -> Path:
     """The report at a glance: each variant's nDCG@10 and Recall@100 against the best baseline and the targets,
     how many relevant lines of each kind of lexical evidence the top 100 holds, and the learning curve."""
     plt = charts.pyplot()
-    rows = report["ablation"][::-1]
-    baseline = report["baselines"][report["best_baseline"]]
-    curve = report.get("learning_curve") or []
+    rows = report.ablation[::-1]
+    baseline = report.baselines[report.best_baseline]
+    curve = report.learning_curve or []
     widths = [2.2, 2.2, 2] + ([1.6] if curve else [])
     fig, axes = plt.subplots(1, len(widths), figsize=(4.4 * len(widths), 0.3 * len(rows) + 1.8), gridspec_kw={"width_ratios": widths}, layout="constrained")
-    colours = ["#c44e52" if r["variant"] == ORACLE_LABEL else "#1f3d7a" if r is report["ablation"][0] else "#4c72b0" for r in rows]
+    colours = ["#c44e52" if r["variant"] == ORACLE_LABEL else "#1f3d7a" if r is report.ablation[0] else "#4c72b0" for r in rows]
     for ax, (metric, label) in zip(axes, PLOTTED):
         values = [r[metric] for r in rows]
         ax.hlines(range(len(rows)), 0, values, color="#dddddd", lw=1)
         ax.scatter(values, range(len(rows)), color=colours, zorder=3)
-        ax.axvline(baseline[metric], color="#55a868", ls="--", label=f"best baseline ({report['best_baseline']})")
+        ax.axvline(baseline[metric], color="#55a868", ls="--", label=f"best baseline ({report.best_baseline})")
         ax.axvline(TARGETS[metric], color="black", ls=":", label="target")
         ax.set_xlabel(f"{label}, out of fold")
         ax.set_xlim(min(values + [baseline[metric]]) - 0.05, max(values + [TARGETS[metric]]) + 0.03)
         ax.set_yticks(range(len(rows)), [r["variant"] for r in rows] if ax is axes[0] else [""] * len(rows), fontsize=7)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
-    evidence = report["gold_by_evidence"]
+    evidence = report.gold_by_evidence
     found = [g["lines"] * g["found_at_100"] for g in evidence]
     axes[2].barh(range(len(evidence)), found, color="#4c72b0", label="in the top 100")
     axes[2].barh(range(len(evidence)), [g["lines"] - f for g, f in zip(evidence, found)], left=found, color="#dddddd", label="not in the top 100")
