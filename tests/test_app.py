@@ -36,6 +36,28 @@ def test_api_search_get_and_post(client):
     assert [h["citation"]["id"] for h in as_get["hits"]] == [h["citation"]["id"] for h in body["hits"]]
 
 
+def test_search_as_csv_from_the_api_and_from_the_page(client):
+    import csv
+    import io
+
+    params = {"q": PASSAGE, "k": 5, "author": ["vergil"]}
+    r = client.get("/api/search.csv", params=params)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert r.headers["content-disposition"] == 'attachment; filename="parallels-ordior-arma-quibus-caelo.csv"'
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert [row["id"] for row in rows] == [h["citation"]["id"] for h in client.get("/api/search", params=params).json()["hits"]]
+    assert {row["author"] for row in rows} == {"Vergil"} and all(row["shared"] and row["query"] == PASSAGE for row in rows)
+    page = client.get("/", params=params).text
+    link = html.unescape(page.split('<p class="export"><a href="')[1].split('"')[0])
+    assert client.get(link).text == r.text  # the page's link downloads the same parallels
+    bad = client.get("/api/search.csv", params={"q": "", "k": 5})
+    assert bad.status_code == 400 and bad.json()["error"]  # errors stay JSON, as everywhere in the API
+    with open(USER_TEXTS / "lucretius.sample.tess", "rb") as fh:
+        upload_id = client.post("/api/upload", files={"files": ("lucretius.sample.tess", fh)}, data={"q": "Aeneadum genetrix alma Venus"}).json()["upload_id"]
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/upload/{upload_id}/search.csv", params={"q": "Aeneadum genetrix alma Venus", "k": 2}).text)))
+    assert len(rows) == 2 and rows[0]["id"].startswith("lucretius.sample-1-")
+
+
 def test_api_queries_and_one_query(client, benchmark):
     queries = client.get("/api/queries").json()
     assert len(queries) == len(benchmark.queries) == 482

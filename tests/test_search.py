@@ -578,3 +578,45 @@ def test_a_prose_section_is_searched_as_its_phrases(tmp_path, monkeypatch, capsy
     assert [c["citation"]["id"] for c in context if c["is_hit"]] == ["cicero.officia-2-69.p1"]
     code, out, _ = run_cli(monkeypatch, capsys, "search", "quis est tandem", "--tess", prose, "--retriever", "bm25-lemma", "--k", "1")
     assert code == 0 and "(3 lines, 2 of them prose sections searched as their 10 phrases)" in out and "Officia 2.69, phrase 5" in out
+
+
+def test_cli_search_writes_its_parallels_as_csv_one_row_each(tmp_path, capsys):
+    """--csv: the hits as a spreadsheet reads them, as Tesserae exports its results; the same hits as --json."""
+    import csv
+
+    out = tmp_path / "found" / "parallels.csv"
+    argv = ["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "2", "--retriever", "bm25-lemma"]
+    assert main([*argv, "--csv", str(out), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    rows = list(csv.DictReader(out.open(encoding="utf-8", newline="")))
+    assert [r["id"] for r in rows] == [h["citation"]["id"] for h in shown["hits"]] and [r["rank"] for r in rows] == ["1", "2"]
+    first, hit = rows[0], shown["hits"][0]
+    assert first["text"] == hit["text"] and first["locus"] == hit["citation"]["locus"] and first["author"] == "Lucretius"
+    assert first["query"] == "Aeneadum genetrix alma Venus" and int(first["n_shared"]) == len(hit["matches"])
+    lemma = hit["matches"][0]["lemma"]
+    assert f"{lemma} (" in first["shared"] and " ~ " in first["shared"]
+
+
+def test_shared_words_spell_out_the_kind_of_each_match_and_survive_commas_and_quotes():
+    import csv
+    import io
+
+    from latin_intertext.serve.explain import MatchedWord, WordSpan
+    from latin_intertext.serve.export import CSV_COLUMNS, hits_csv, shared_words
+    from latin_intertext.serve.searcher import Citation, Hit
+
+    span = lambda form, lemma, i: WordSpan(form, lemma, i, 0, len(form))  # noqa: E731
+    matches = [MatchedWord("arma", "lemma", False, (span("armis", "arma", 0),), (span("arma", "arma", 0),)),
+               MatchedWord("et", "form", True, (span("et", "et", 1),), (span("et", "et", 2), span("et", "et", 4)))]
+    assert shared_words(matches) == "arma (lemma): armis ~ arma; et (form, weak): et ~ et et"
+    hit = Hit(1, Citation("p-1-1", "Poeta", "poeta", "Carmen", "1.1", 1, 1, "<p. 1.1>"), 'arma, "et" virum, et', 2.5, matches)
+    rows = list(csv.reader(io.StringIO(hits_csv('armis et, "cano"', [hit]))))
+    assert rows[0] == list(CSV_COLUMNS)
+    assert rows[1] == ["1", "2.5", "p-1-1", "Poeta", "Carmen", "1.1", 'arma, "et" virum, et', shared_words(matches), "2", 'armis et, "cano"']
+
+
+def test_cli_search_refuses_a_csv_path_it_cannot_write_before_searching(tmp_path, capsys):
+    assert main(["search", "arma", "--tess", str(LUCRETIUS), "--retriever", "bm25", "--csv", str(tmp_path)]) == 1
+    assert squash("is a folder; give the --csv a file name") in squash(capsys.readouterr().err) and list(tmp_path.iterdir()) == []
+    assert main(["search", "arma", "--tess", str(LUCRETIUS), "--retriever", "bm25", "--csv", str(LUCRETIUS)]) == 1  # would overwrite what it reads
+    assert squash("is read by this command; write the --csv elsewhere") in squash(capsys.readouterr().err)

@@ -107,17 +107,23 @@ def search_command(
     author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
     retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    csv_out: Optional[Path] = typer.Option(None, "--csv", help="Also write the parallels to this CSV file, one row per parallel (for a spreadsheet)."),
     dataset: DatasetOpt = None,
     sources: SourcesOpt = None,
 ) -> None:
     """Find lines that share words with a passage, best first, and show which words match on both sides."""
     from latin_intertext import latin
+    from latin_intertext.cli import write_and_say
+    from latin_intertext.outputs import check_outputs
+    from latin_intertext.serve.export import hits_csv
     from latin_intertext.serve.searcher import validate_query
 
     text = latin.composed(text)  # accents typed as combining marks, joined to their letters as the search reads them
     validate_query(text, k)  # fail fast, before any index is built
+    check_outputs(csv_out, option="--csv", inputs=tess)
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
+    write_and_say((csv_out, lambda tmp: tmp.write_text(hits_csv(text, hits), encoding="utf-8")))
     if searcher.info.fallback:
         Console(stderr=True, highlight=False).print(f"note: {escape(searcher.info.fallback)}", soft_wrap=True)
     if tess:

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import AliasChoices, BaseModel, Field
@@ -29,6 +29,7 @@ from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import line_segments, query_segments
+from latin_intertext.serve.export import hits_csv
 from latin_intertext.serve.index import SPARSE_RETRIEVER
 from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list
 
@@ -201,7 +202,10 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             hits = searcher.search(q, k=_one_more(k), authors=author_list(author) or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), q=q, authors=author, k=k, results=None, error=_error_body(exc))
-        return page(request, "search.html", q=q, authors=author, k=k, results=view(hits[:k], q), more=_more_url("/", q, author, k, len(hits)))
+        return page(
+            request, "search.html", q=q, authors=author, k=k, results=view(hits[:k], q), more=_more_url("/", q, author, k, len(hits)),
+            csv_url=_csv_url("/api/search.csv", q, author, k),
+        )
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload_page(
@@ -227,7 +231,10 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             hits = user.search(q, k=_one_more(k), authors=author_list([author]) or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), results=None, error=_error_body(exc), **context)
-        return page(request, "search.html", results=view(hits[:k], q), more=_more_url(f"/upload/{upload_id}", q, author, k, len(hits)), **context)
+        return page(
+            request, "search.html", results=view(hits[:k], q), more=_more_url(f"/upload/{upload_id}", q, author, k, len(hits)),
+            csv_url=_csv_url(f"/api/upload/{upload_id}/search.csv", q, author, k), **context,
+        )
 
     @app.get("/line/{doc_id}", response_class=HTMLResponse, include_in_schema=False)
     def context_page(request: Request, doc_id: str, q: str = ""):
@@ -262,6 +269,14 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
     ) -> dict:
         return searcher.payload(q, searcher.search(q, k=k, authors=author_list(author) or None))
+
+    @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response)
+    def api_search_csv(
+        q: Annotated[str, Query(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")],
+        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
+        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
+    ) -> Response:
+        return csv_response(q, searcher.search(q, k=k, authors=author_list(author) or None))
 
     @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)")
     def api_search_post(body: SearchRequest) -> dict:
@@ -318,6 +333,16 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
     ) -> dict:
         return upload_payload(upload_id, q, k, author_list(author))
+
+    @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response)
+    def api_upload_search_csv(
+        upload_id: str,
+        q: Annotated[str, Query(description="The Latin passage.")],
+        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
+        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
+    ) -> Response:
+        q = latin.composed(q)
+        return csv_response(q, held_upload(upload_id).search(q, k=k, authors=author_list(author) or None))
 
     def upload_payload(upload_id: str, q: str, k: int, authors: list[str]) -> dict:
         user = held_upload(upload_id)
@@ -383,6 +408,17 @@ def _upload_id(uploaded: list[tuple[str, bytes]], with_benchmark: bool) -> str:
 def _one_more(k: int) -> int:
     """A page asks for one hit more than it shows, to know whether a link to more would find any."""
     return min(k + 1, MAX_K)
+
+
+def csv_response(q: str, hits: list[Hit]) -> Response:
+    """The hits as a CSV file to save (serve.export), named after the passage's first words."""
+    stem = "-".join(re.findall(r"[A-Za-z]+", q)[:4]).lower() or "passage"
+    return Response(hits_csv(latin.composed(q), hits), media_type="text/csv; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="parallels-{stem}.csv"'})
+
+
+def _csv_url(path: str, q: str, author: str | list[str], k: int) -> str:
+    """The same search as CSV."""
+    return f"{path}?{urlencode({'q': q, 'author': author, 'k': k}, doseq=True)}"
 
 
 def _more_url(path: str, q: str, author: str | list[str], k: int, found: int) -> str | None:

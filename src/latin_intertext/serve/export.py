@@ -1,0 +1,35 @@
+"""A search's parallels as CSV, for a spreadsheet: one row per hit, as Tesserae v3 exports its results.
+
+Tesserae's CSV gives each parallel's rank, both loci and texts, the shared words and the score; so does this,
+with the line's id and the kind of each match (form, lemma, candidate) spelled out, since a spreadsheet has no
+colours. The passage searched stands in every row, so that rows copied out of the file still say what they answer.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Sequence
+
+from latin_intertext.serve.explain import MatchedWord
+from latin_intertext.serve.searcher import Hit
+
+CSV_COLUMNS = ("rank", "score", "id", "author", "work", "locus", "text", "shared", "n_shared", "query")
+
+
+def shared_words(matches: Sequence[MatchedWord]) -> str:
+    """Each match as ``lemma (kind): query forms ~ line forms``, a function word marked weak; ``; `` between them."""
+    return "; ".join(
+        f"{m.lemma} ({m.kind}{', weak' if m.weak else ''}): {' '.join(w.form for w in m.query)} ~ {' '.join(w.form for w in m.line)}" for m in matches
+    )
+
+
+def hits_csv(query: str, hits: Sequence[Hit]) -> str:
+    """The CSV text (a header row, then one row per hit, best first) of ``hits`` found for ``query``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for hit in hits:
+        c = hit.citation
+        writer.writerow([hit.rank, f"{hit.score:.6g}", c.id, c.author, c.work, c.locus, hit.text, shared_words(hit.matches), len(hit.matches), query])
+    return out.getvalue()
