@@ -56,6 +56,8 @@ def test_search_as_csv_from_the_api_and_from_the_page(client):
         upload_id = client.post("/api/upload", files={"files": ("lucretius.sample.tess", fh)}, data={"q": "Aeneadum genetrix alma Venus"}).json()["upload_id"]
     rows = list(csv.DictReader(io.StringIO(client.get(f"/api/upload/{upload_id}/search.csv", params={"q": "Aeneadum genetrix alma Venus", "k": 2}).text)))
     assert len(rows) == 2 and rows[0]["id"].startswith("lucretius.sample-1-")
+    documented = client.get("/openapi.json").json()["paths"]
+    assert all("text/csv" in documented[p]["get"]["responses"]["200"]["content"] for p in ("/api/search.csv", "/api/upload/{upload_id}/search.csv"))
 
 
 def test_api_queries_and_one_query(client, benchmark):

@@ -29,7 +29,7 @@ from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import line_segments, query_segments
-from latin_intertext.serve.export import hits_csv
+from latin_intertext.serve.export import CSV_COLUMNS, hits_csv
 from latin_intertext.serve.index import SPARSE_RETRIEVER
 from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list
 
@@ -270,7 +270,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     ) -> dict:
         return searcher.payload(q, searcher.search(q, k=k, authors=author_list(author) or None))
 
-    @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response)
+    @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response, responses=CSV_RESPONSE)
     def api_search_csv(
         q: Annotated[str, Query(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")],
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
@@ -334,14 +334,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     ) -> dict:
         return upload_payload(upload_id, q, k, author_list(author))
 
-    @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response)
+    @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response, responses=CSV_RESPONSE)
     def api_upload_search_csv(
         upload_id: str,
         q: Annotated[str, Query(description="The Latin passage.")],
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
         author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
     ) -> Response:
-        q = latin.composed(q)
         return csv_response(q, held_upload(upload_id).search(q, k=k, authors=author_list(author) or None))
 
     def upload_payload(upload_id: str, q: str, k: int, authors: list[str]) -> dict:
@@ -408,6 +407,9 @@ def _upload_id(uploaded: list[tuple[str, bytes]], with_benchmark: bool) -> str:
 def _one_more(k: int) -> int:
     """A page asks for one hit more than it shows, to know whether a link to more would find any."""
     return min(k + 1, MAX_K)
+
+
+CSV_RESPONSE = {200: {"content": {"text/csv": {}}, "description": f"A header row ({', '.join(CSV_COLUMNS)}), then one row per parallel, best first."}}
 
 
 def csv_response(q: str, hits: list[Hit]) -> Response:
