@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -44,8 +45,6 @@ def server_url(benchmark):
 
 @pytest.fixture(scope="module")
 def page():
-    from pathlib import Path
-
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
@@ -80,6 +79,10 @@ def test_search_shows_highlighted_parallels(server_url, page):
         assert first.locator(f"{selector} mark").all_text_contents() == forms, side
         assert first.locator(selector).text_content() == text, side
     assert "Vergil" in page.inner_text("ol.hits") or "Statius" in page.inner_text("ol.hits")
+    with page.expect_download() as download:  # the same ten parallels, as a spreadsheet reads them
+        page.click("text=Download these parallels as CSV")
+    rows = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert download.value.suggested_filename.endswith(".csv") and len(rows) == 11 and rows[1].split(",")[2] == hit["citation"]["id"]
     first.locator(".cite a").click()
     page.wait_for_selector("tr.here")
     assert page.locator("table.context tr").count() > 5
