@@ -376,6 +376,12 @@ def test_phrases_cut_after_tesserae_delimiters_and_keep_short_pieces_and_names_w
     assert latin.phrases("Quod non feci id. Ego vero feci hoc bene.") == ["Quod non feci id.", "Ego vero feci hoc bene."]  # id. is a word
     # words, not spaced punctuation, count; a closing quote after a space still closes the phrase
     assert latin.phrases('"O mors ! " id est mentiaris. Quid facis tu hic?') == ['"O mors ! " id est mentiaris.', "Quid facis tu hic?"]
+    # a question or exclamation in brackets ends no phrase (v3 cuts there); a bracket never closed shelters nothing
+    assert latin.phrases("Hortensius triumphabat (quid quaeris?) et Cotta tacebat. Tum abiit domum.") == [
+        "Hortensius triumphabat (quid quaeris?) et Cotta tacebat.", "Tum abiit domum."]
+    assert latin.phrases("Hoc feci semper (quis nescit?). Tum abii domum meam.") == ["Hoc feci semper (quis nescit?).", "Tum abii domum meam."]
+    assert latin.phrases("Hoc feci semper [o me miserum!] et abii. Tum abii domum meam.")[0] == "Hoc feci semper [o me miserum!] et abii."
+    assert latin.phrases("Hoc (ut dixi feci semper. Tum abii domum meam.") == ["Hoc (ut dixi feci semper.", "Tum abii domum meam."]
 
 
 def test_a_phrase_of_over_forty_words_is_cut_after_commas_into_runs_of_whole_clauses():

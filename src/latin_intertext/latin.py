@@ -165,7 +165,8 @@ _ABBREVIATION = re.compile(
 
 def phrases(text: str) -> list[str]:
     """``text`` cut into phrases after Tesserae v3's phrase delimiters (. ; : ? !) and any closing quotes or brackets,
-    as v3 cuts prose, except after an abbreviation (*P. Clodius*, *a. d. VI Kal. Nov.*, *tr. pl.*), where v3 cuts too;
+    as v3 cuts prose, except after an abbreviation (*P. Clodius*, *a. d. VI Kal. Nov.*, *tr. pl.*) or inside brackets,
+    where v3 cuts too;
     a piece of fewer than MIN_PHRASE_WORDS words (:func:`words`) joins the phrase after it, the last the one before.
     ``[text]`` when it holds one phrase. A phrase of more than MAX_PHRASE_WORDS words is then cut into :func:`clauses`."""
     return [clause for phrase in _sentences(text) for clause in clauses(phrase)]
@@ -196,12 +197,26 @@ def clauses(phrase: str, limit: int = MAX_PHRASE_WORDS) -> list[str]:
     return runs
 
 
+def _bracketed(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of each closed pair of round or square brackets in ``text``: a question or an exclamation
+    inside one (*triumphabat (quid quaeris?) Hortensius*) ends no phrase, where v3 cuts; a bracket never closed
+    shelters nothing."""
+    spans, opened = [], []
+    for i, ch in enumerate(text):
+        if ch in "([":
+            opened.append(i)
+        elif ch in ")]" and opened:
+            spans.append((opened.pop(), i))
+    return spans
+
+
 def _sentences(text: str) -> list[str]:
     """``text`` cut as :func:`phrases` cuts it, before any phrase is cut into clauses."""
     text = text.strip()
+    brackets = _bracketed(text)
     pieces, start = [], 0
     for m in _PHRASE_END.finditer(text):
-        if not _ABBREVIATION.search(text[start : m.end()]):
+        if not _ABBREVIATION.search(text[start : m.end()]) and not any(a < m.start() < b for a, b in brackets):
             pieces.append(text[start : m.end()])
             start = m.end()
     pieces.append(text[start:])
