@@ -50,6 +50,8 @@ def test_search_as_csv_from_the_api_and_from_the_page(client):
     page = client.get("/", params=params).text
     link = html.unescape(page.split('<p class="export"><a href="')[1].split('"')[0])
     assert client.get(link).text == r.text  # the page's link downloads the same parallels
+    accented = client.get("/api/search.csv", params={"q": "Ārma virumque canō", "k": 1}).headers["content-disposition"]
+    assert accented == 'attachment; filename="parallels-arma-virumque-cano.csv"'
     bad = client.get("/api/search.csv", params={"q": "", "k": 5})
     assert bad.status_code == 400 and bad.json()["error"]  # errors stay JSON, as everywhere in the API
     with open(USER_TEXTS / "lucretius.sample.tess", "rb") as fh:

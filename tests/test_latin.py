@@ -382,6 +382,12 @@ def test_phrases_cut_after_tesserae_delimiters_and_keep_short_pieces_and_names_w
     assert latin.phrases("Hoc feci semper (quis nescit?). Tum abii domum meam.") == ["Hoc feci semper (quis nescit?).", "Tum abii domum meam."]
     assert latin.phrases("Hoc feci semper [o me miserum!] et abii. Tum abii domum meam.")[0] == "Hoc feci semper [o me miserum!] et abii."
     assert latin.phrases("Hoc (ut dixi feci semper. Tum abii domum meam.") == ["Hoc (ut dixi feci semper.", "Tum abii domum meam."]
+    # only a question or exclamation is held back, and only in a bracket opened mid-sentence; mismatched kinds pair nothing
+    assert latin.phrases("Hoc dixit Cicero. [Haec verba spuria sunt. Alia addita sunt hic.] Tum abiit domum suam.") == [
+        "Hoc dixit Cicero.", "[Haec verba spuria sunt.", "Alia addita sunt hic.]", "Tum abiit domum suam."]
+    assert latin.phrases("Hoc dixit semper. (Quid enim aliud diceret homo?) Tum abiit domum suam.") == [
+        "Hoc dixit semper.", "(Quid enim aliud diceret homo?)", "Tum abiit domum suam."]
+    assert len(latin.phrases("Ille cum gladio (quis credat? et hasta] venit. Tum abiit domum suam.")) == 3
 
 
 def test_a_phrase_of_over_forty_words_is_cut_after_commas_into_runs_of_whole_clauses():
@@ -392,12 +398,20 @@ def test_a_phrase_of_over_forty_words_is_cut_after_commas_into_runs_of_whole_cla
     assert " ".join(runs) == long and all(r.endswith(",") for r in runs[:-1])  # cut after a comma, nothing lost
     assert latin.clauses(" ".join([clause] * 5) + " hoc") == [" ".join([clause] * 5) + " hoc"]  # 36 words: not cut
     forty = " ".join(["in hominibus iuvandis aut mores spectari solent semper,"] * 5)  # 40 words
-    assert latin.clauses(forty + " et hoc") == [forty + " et hoc"]  # a last run of 2 words joins the one before
+    clause8 = "in hominibus iuvandis aut mores spectari solent semper,"
+    assert latin.clauses(forty + " et hoc") == [" ".join([clause8] * 4), clause8 + " et hoc"]  # a short tail takes a clause from the run before
+    assert max(len(latin.words(r)) for r in latin.clauses(forty + " et hoc")) <= 40
     assert latin.clauses(forty + " et hoc quoque") == [forty, "et hoc quoque"]
     unbroken = " ".join(["verbum"] * 50) + ", et finis"
     assert latin.clauses(unbroken) == [unbroken]  # a clause of over 40 words stays whole; its 2-word tail joins it
     assert latin.clauses("Sed, " + unbroken) == ["Sed, " + unbroken]  # a short run joins the long clause after it
     assert latin.clauses("a, b, c, d e f, g", limit=1) == ["a, b, c,", "d e f, g"]  # nothing under three words stands alone
+    # a comma inside brackets of at most 40 words cuts nothing; inside a longer bracket it does
+    aside = "(nec enim ultra eum trahere licet aetatem, ut dixi)"
+    cut = latin.clauses(" ".join([clause] * 4) + " et hanc aetatem " + aside + " " + " ".join([clause] * 3) + " et finis.")
+    assert any(aside in run for run in cut) and all(r.count("(") == r.count(")") for r in cut)
+    long_aside = "[" + " ".join([clause] * 7) + " et finis]"
+    assert len(latin.clauses("Hoc dixit " + long_aside + " et abiit.")) > 1
     assert latin.clauses("Sed numquam tamen,quod dixi") == ["Sed numquam tamen,quod dixi"]  # a comma without a space cuts nothing
 
 

@@ -165,58 +165,75 @@ _ABBREVIATION = re.compile(
 
 def phrases(text: str) -> list[str]:
     """``text`` cut into phrases after Tesserae v3's phrase delimiters (. ; : ? !) and any closing quotes or brackets,
-    as v3 cuts prose, except after an abbreviation (*P. Clodius*, *a. d. VI Kal. Nov.*, *tr. pl.*) or inside brackets,
-    where v3 cuts too;
+    as v3 cuts prose, except after an abbreviation (*P. Clodius*, *a. d. VI Kal. Nov.*, *tr. pl.*) or at a question or
+    exclamation in brackets opened mid-sentence (:func:`_asides`), where v3 cuts too;
     a piece of fewer than MIN_PHRASE_WORDS words (:func:`words`) joins the phrase after it, the last the one before.
     ``[text]`` when it holds one phrase. A phrase of more than MAX_PHRASE_WORDS words is then cut into :func:`clauses`."""
     return [clause for phrase in _sentences(text) for clause in clauses(phrase)]
 
 
 def clauses(phrase: str, limit: int = MAX_PHRASE_WORDS) -> list[str]:
-    """``phrase`` cut after commas into runs of whole clauses of at most ``limit`` words each (a longer clause stays
-    whole; a run of fewer than MIN_PHRASE_WORDS words joins the one after it, the last the one before); ``[phrase]``
-    when it is no longer.
+    """``phrase`` cut after commas into runs of whole clauses of at most ``limit`` words each; ``[phrase]`` when it is
+    no longer. A comma inside brackets of at most ``limit`` words cuts nothing; a clause of more than ``limit`` words
+    stays whole, and a run of fewer than MIN_PHRASE_WORDS words joins the one after it (the last takes clauses from
+    the one before, or joins it), so only a run holding such a clause or short run goes over ``limit``.
     Tesserae v3 keeps such a phrase whole, but where punctuation is sparse (Augustine's letters) it can run to over 250
     words, and words matched 60 words apart in one are no parallel, nor can a reader find them in it."""
     if len(words(phrase)) <= limit:
         return [phrase]
+    sheltered = [(a, b) for a, b in _bracketed(phrase) if len(words(phrase[a : b + 1])) <= limit]
     pieces, start = [], 0
     for m in _CLAUSE_END.finditer(phrase):
-        pieces.append(phrase[start : m.end()].strip())
-        start = m.end()
+        if not any(a < m.start() < b for a, b in sheltered):
+            pieces.append(phrase[start : m.end()].strip())
+            start = m.end()
     pieces.append(phrase[start:].strip())
-    runs: list[str] = []
+    runs: list[list[tuple[str, int]]] = []  # each run: its clauses, with their word counts
     for piece in filter(None, pieces):
-        short = runs and len(words(runs[-1])) < MIN_PHRASE_WORDS  # "Sed," before a long clause: it goes with it
-        if runs and (short or len(words(f"{runs[-1]} {piece}")) <= limit):
-            runs[-1] = f"{runs[-1]} {piece}"
+        n = len(words(piece))
+        if runs and (_count(runs[-1]) < MIN_PHRASE_WORDS or _count(runs[-1]) + n <= limit):  # "Sed," goes with what follows
+            runs[-1].append((piece, n))
         else:
-            runs.append(piece)
-    if len(runs) > 1 and len(words(runs[-1])) < MIN_PHRASE_WORDS:
-        runs[-2:] = [f"{runs[-2]} {runs[-1]}"]
-    return runs
+            runs.append([(piece, n)])
+    if len(runs) > 1 and _count(runs[-1]) < MIN_PHRASE_WORDS:  # a short tail takes clauses from the run before, or joins it
+        while len(runs[-2]) > 1 and _count(runs[-1]) < MIN_PHRASE_WORDS and runs[-2][-1][1] + _count(runs[-1]) <= limit:
+            runs[-1].insert(0, runs[-2].pop())
+        if _count(runs[-1]) < MIN_PHRASE_WORDS:
+            runs[-2:] = [runs[-2] + runs[-1]]
+    return [" ".join(piece for piece, _ in run) for run in runs]
+
+
+def _count(run: list[tuple[str, int]]) -> int:
+    return sum(n for _, n in run)
 
 
 def _bracketed(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of each closed pair of round or square brackets in ``text``: a question or an exclamation
-    inside one (*triumphabat (quid quaeris?) Hortensius*) ends no phrase, where v3 cuts; a bracket never closed
-    shelters nothing."""
-    spans, opened = [], []
+    """(start, end) offsets of each closed pair of round, or of square, brackets in ``text``; a bracket never closed
+    shelters nothing, nor does a closing bracket of the other kind close it."""
+    spans: list[tuple[int, int]] = []
+    opened: dict[str, list[int]] = {"(": [], "[": []}
     for i, ch in enumerate(text):
-        if ch in "([":
-            opened.append(i)
-        elif ch in ")]" and opened:
-            spans.append((opened.pop(), i))
+        if ch in opened:
+            opened[ch].append(i)
+        elif (kind := {")": "(", "]": "["}.get(ch)) and opened[kind]:
+            spans.append((opened[kind].pop(), i))
     return spans
+
+
+def _asides(text: str) -> list[tuple[int, int]]:
+    """The brackets opened inside a sentence (words before them since the last full stop, semicolon or colon): a
+    question or exclamation in one (*triumphabat (quid quaeris?) Hortensius*) is an aside, not the sentence's end."""
+    return [(a, b) for a, b in _bracketed(text) if words(re.split(r"[.;:]\s", text[:a])[-1])]
 
 
 def _sentences(text: str) -> list[str]:
     """``text`` cut as :func:`phrases` cuts it, before any phrase is cut into clauses."""
     text = text.strip()
-    brackets = _bracketed(text)
+    asides = _asides(text)
     pieces, start = [], 0
     for m in _PHRASE_END.finditer(text):
-        if not _ABBREVIATION.search(text[start : m.end()]) and not any(a < m.start() < b for a, b in brackets):
+        aside = m.group()[0] in "?!" and any(a < m.start() < b for a, b in asides)
+        if not _ABBREVIATION.search(text[start : m.end()]) and not aside:
             pieces.append(text[start : m.end()])
             start = m.end()
     pieces.append(text[start:])

@@ -120,7 +120,7 @@ def search_command(
 
     text = latin.composed(text)  # accents typed as combining marks, joined to their letters as the search reads them
     validate_query(text, k)  # fail fast, before any index is built
-    check_outputs(csv_out, option="--csv", inputs=tess)
+    check_outputs(csv_out, option="--csv", inputs=[*tess, dataset, sources])
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
     write_and_say((csv_out, lambda tmp: tmp.write_text(hits_csv(text, hits), encoding="utf-8")))

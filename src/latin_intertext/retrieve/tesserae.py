@@ -34,7 +34,7 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
 - Units: the target unit is a query span (one or more lines), not always one line; a
   corpus unit is a line of its ``.tess`` file; the search tool cuts a line of over 40 words (a prose
   section) into phrases after v3's phrase delimiters, as v3 cuts prose (``latin.phrases``, which
-  does not cut after an abbreviation or inside brackets, and cuts a phrase still over 40 words after its commas, where v3 keeps it
+  does not cut after an abbreviation or at a question in brackets, and cuts a phrase still over 40 words after its commas, where v3 keeps it
   whole); v3 also offers phrases of ordinary verse, which this project does not.
 - Stop list: the 10 most frequent lemmas of the searched corpus (v3: of its whole
   Latin corpus), counting every candidate lemma of each token. On the benchmark it is

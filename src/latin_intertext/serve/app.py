@@ -414,7 +414,7 @@ CSV_RESPONSE = {200: {"content": {"text/csv": {}}, "description": f"A header row
 
 def csv_response(q: str, hits: list[Hit]) -> Response:
     """The hits as a CSV file to save (serve.export), named after the passage's first words."""
-    stem = "-".join(re.findall(r"[A-Za-z]+", q)[:4]).lower() or "passage"
+    stem = "-".join(re.findall(r"[A-Za-z]+", latin.strip_diacritics(q))[:4]).lower() or "passage"
     return Response(hits_csv(latin.composed(q), hits), media_type="text/csv; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="parallels-{stem}.csv"'})
 
 
