@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from latin_intertext.serve.app import MAX_UPLOAD_BYTES, create_app
-from latin_intertext.serve.searcher import FALLBACK_RETRIEVER, MAX_QUERY_CHARS, Searcher
+from latin_intertext.serve.searcher import FALLBACK_RETRIEVER, MAX_K, MAX_QUERY_CHARS, Searcher
 
 USER_TEXTS = Path(__file__).parent / "fixtures" / "user_texts"
 PASSAGE = "Ordior arma, quibus caelo se gloria tollit Aeneadum"
@@ -100,6 +100,10 @@ def test_openapi_documents_the_api(client):
     spec = client.get("/openapi.json").json()
     assert {"/api/search", "/api/queries", "/api/queries/{qid}", "/api/upload"} <= set(spec["paths"])
     assert "post" in spec["paths"]["/api/search"] and client.get("/docs").status_code == 200
+    searches = ("/api/search", "/api/search.csv", "/api/upload/{upload_id}/search", "/api/upload/{upload_id}/search.csv")
+    params = [[p for p in spec["paths"][path]["get"]["parameters"] if p["in"] == "query"] for path in searches]
+    assert [p["name"] for p in params[0]] == ["q", "k", "author"] and all(p == params[0] for p in params)  # one query string for all four
+    assert params[0][1]["schema"]["maximum"] == MAX_K and params[0][2]["schema"]["type"] == "array"
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,17 @@ METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # MTEB's names, as ev
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+class SearchParams(BaseModel):
+    """The query string of every GET search, JSON or CSV, of the corpus or of an upload."""
+
+    q: str = Field(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")
+    k: int = Field(10, ge=1, le=MAX_K, description="How many parallels to return.")
+    author: list[str] = Field([], description=AUTHOR_HELP)
+
+    def authors(self) -> list[str] | None:
+        return author_list(self.author) or None
+
+
 class SearchRequest(BaseModel):
     """The POST body; it also takes GET's names (``q``, ``author``), so a client can send either."""
 
@@ -263,20 +274,12 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     # --- JSON API ----------------------------------------------------------------------------------------
     @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)")
-    def api_search_get(
-        q: Annotated[str, Query(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")],
-        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
-        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
-    ) -> dict:
-        return searcher.payload(q, searcher.search(q, k=k, authors=author_list(author) or None))
+    def api_search_get(params: Annotated[SearchParams, Query()]) -> dict:
+        return searcher.payload(params.q, searcher.search(params.q, k=params.k, authors=params.authors()))
 
     @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response, responses=CSV_RESPONSE)
-    def api_search_csv(
-        q: Annotated[str, Query(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")],
-        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
-        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
-    ) -> Response:
-        return csv_response(q, searcher.search(q, k=k, authors=author_list(author) or None))
+    def api_search_csv(params: Annotated[SearchParams, Query()]) -> Response:
+        return csv_response(params.q, searcher.search(params.q, k=params.k, authors=params.authors()))
 
     @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)")
     def api_search_post(body: SearchRequest) -> dict:
@@ -326,24 +329,14 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         summary="Search files uploaded before, by their upload_id",
         description=f"The server keeps the last {HELD_UPLOADS} uploads indexed; an older `upload_id` answers 404: upload the files again.",
     )
-    def api_upload_search(
-        upload_id: str,
-        q: Annotated[str, Query(description="The Latin passage.")],
-        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
-        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
-    ) -> dict:
-        return upload_payload(upload_id, q, k, author_list(author))
+    def api_upload_search(upload_id: str, params: Annotated[SearchParams, Query()]) -> dict:
+        return upload_payload(upload_id, params.q, params.k, params.authors())
 
     @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response, responses=CSV_RESPONSE)
-    def api_upload_search_csv(
-        upload_id: str,
-        q: Annotated[str, Query(description="The Latin passage.")],
-        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
-        author: Annotated[list[str], Query(description=AUTHOR_HELP)] = [],
-    ) -> Response:
-        return csv_response(q, held_upload(upload_id).search(q, k=k, authors=author_list(author) or None))
+    def api_upload_search_csv(upload_id: str, params: Annotated[SearchParams, Query()]) -> Response:
+        return csv_response(params.q, held_upload(upload_id).search(params.q, k=params.k, authors=params.authors()))
 
-    def upload_payload(upload_id: str, q: str, k: int, authors: list[str]) -> dict:
+    def upload_payload(upload_id: str, q: str, k: int, authors: list[str] | None) -> dict:
         user = held_upload(upload_id)
         return {**user.payload(q, user.search(q, k=k, authors=authors or None), report=True), "upload_id": upload_id}
 
