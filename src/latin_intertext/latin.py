@@ -21,7 +21,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 import simplemma
 
@@ -182,14 +182,8 @@ def clauses(phrase: str, limit: int = MAX_PHRASE_WORDS) -> list[str]:
     if len(words(phrase)) <= limit:
         return [phrase]
     sheltered = [(a, b) for a, b in _bracketed(phrase) if len(words(phrase[a : b + 1])) <= limit]
-    pieces, start = [], 0
-    for m in _CLAUSE_END.finditer(phrase):
-        if not any(a < m.start() < b for a, b in sheltered):
-            pieces.append(phrase[start : m.end()].strip())
-            start = m.end()
-    pieces.append(phrase[start:].strip())
     runs: list[list[tuple[str, int]]] = []  # each run: its clauses, with their word counts
-    for piece in filter(None, pieces):
+    for piece in _cut_after(phrase, _CLAUSE_END, lambda m, _start: _inside(m, sheltered)):
         n = len(words(piece))
         if runs and (_count(runs[-1]) < MIN_PHRASE_WORDS or _count(runs[-1]) + n <= limit):  # "Sed," goes with what follows
             runs[-1].append((piece, n))
@@ -205,6 +199,22 @@ def clauses(phrase: str, limit: int = MAX_PHRASE_WORDS) -> list[str]:
 
 def _count(run: list[tuple[str, int]]) -> int:
     return sum(n for _, n in run)
+
+
+def _cut_after(text: str, ends: re.Pattern, held: Callable[[re.Match, int], bool]) -> list[str]:
+    """``text`` cut after each match of ``ends`` that ``held(match, start of the piece so far)`` does not hold back;
+    the pieces stripped, the empty ones left out."""
+    pieces, start = [], 0
+    for m in ends.finditer(text):
+        if not held(m, start):
+            pieces.append(text[start : m.end()])
+            start = m.end()
+    pieces.append(text[start:])
+    return [piece for piece in map(str.strip, pieces) if piece]
+
+
+def _inside(m: re.Match, spans: list[tuple[int, int]]) -> bool:
+    return any(a < m.start() < b for a, b in spans)
 
 
 def _bracketed(text: str) -> list[tuple[int, int]]:
@@ -230,18 +240,13 @@ def _sentences(text: str) -> list[str]:
     """``text`` cut as :func:`phrases` cuts it, before any phrase is cut into clauses."""
     text = text.strip()
     asides = _asides(text)
-    pieces, start = [], 0
-    for m in _PHRASE_END.finditer(text):
-        aside = m.group()[0] in "?!" and any(a < m.start() < b for a, b in asides)
-        if not _ABBREVIATION.search(text[start : m.end()]) and not aside:
-            pieces.append(text[start : m.end()])
-            start = m.end()
-    pieces.append(text[start:])
+
+    def held(m: re.Match, start: int) -> bool:
+        return bool(_ABBREVIATION.search(text[start : m.end()])) or (m.group()[0] in "?!" and _inside(m, asides))
+
     out: list[str] = []
     carry = ""
-    for piece in (p.strip() for p in pieces):
-        if not piece:
-            continue
+    for piece in _cut_after(text, _PHRASE_END, held):
         piece = f"{carry} {piece}" if carry else piece
         if len(words(piece)) < MIN_PHRASE_WORDS:
             carry = piece

@@ -15,7 +15,6 @@ Common function words (``et``, ``in``, ``qui`` ...) are marked ``weak`` so views
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 
 from latin_intertext import latin
 
@@ -49,15 +48,6 @@ class MatchedWord:
 
 def _span(t: latin.Token) -> WordSpan:
     return WordSpan(t.form, t.lemma, t.position, t.start, t.end)
-
-
-@lru_cache(maxsize=65536)
-def _candidates(word: str) -> frozenset[str]:
-    """Every lemma a written word may belong to (a capital keeps its reading as a name)."""
-    try:
-        return latin.lemma_candidates(word)
-    except (ImportError, AttributeError):  # the lexicon is optional: fall back to the chosen lemma
-        return frozenset({latin.tokenize(word)[0].lemma}) if latin.has_latin_words(word) else frozenset()
 
 
 class _Matches:
@@ -115,7 +105,7 @@ def match_words(query_tokens: list[latin.Token], line_tokens: list[latin.Token],
     if candidates:  # a query word already matched may still share another reading with a further line word
         for lt in [t for t in line_tokens if t.position not in found.used_line]:
             for qt in query_tokens:
-                if common := _candidates(lt.form) & _candidates(qt.form):
+                if common := latin.lemma_candidates(lt.form) & latin.lemma_candidates(qt.form):
                     lemma = next((chosen for chosen in (qt.lemma, lt.lemma) if chosen in common), min(common))
                     found.add(lemma, "candidate", [qt], [lt])
     return found.result()
