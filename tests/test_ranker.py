@@ -177,6 +177,13 @@ def test_members_fitted_side_by_side_equal_members_fitted_one_by_one(fitted, cor
     assert len({b.model_to_string() for b in fitted._boosters}) == fitted.n_models  # members differ: a real bag
 
 
+def test_truncation_level_reaches_lightgbm_and_changes_the_model(fitted, corpus, bench):
+    assert all(b.params["lambdarank_truncation_level"] == fitted.truncation_level == 20 for b in fitted._boosters)
+    shallow = small_ranker(truncation_level=1).index(corpus).fit(bench.subset(TRAIN))  # only pairs with the top line
+    assert all(b.params["lambdarank_truncation_level"] == 1 for b in shallow._boosters)
+    assert not np.array_equal(shallow.score_candidates(QUERIES["q7"][0])[1], fitted.score_candidates(QUERIES["q7"][0])[1])
+
+
 @pytest.mark.parametrize("other", [{"drop_families": ("sound",)}, {"author_prior": True}])
 def test_model_of_other_features_is_refused(fitted, corpus, tmp_path, other):
     path = tmp_path / "ranker.txt"
