@@ -280,7 +280,7 @@ class EvidenceRanker(LearnedRetriever):
             "num_leaves": self.num_leaves,
             "min_child_samples": self.min_child_samples,
             "feature_fraction": 0.8,
-            "lambdarank_truncation_level": self.truncation_level,  # pairs are weighed only where one line is in the top 20
+            "lambdarank_truncation_level": self.truncation_level,  # only pairs with a line in the current top truncation_level count
             "num_threads": 1,  # OpenMP threads spin under contention; members run side by side instead
             "deterministic": True,
             "force_row_wise": True,
