@@ -76,16 +76,17 @@ class Variant:
 
 
 def variants() -> list[Variant]:
+    trees, members, level = (FIXED_SETTINGS[name] for name in ("n_estimators", "n_models", "truncation_level"))
     return (
         [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)]
         + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family not in OPTIONAL_FAMILIES]
         + [Variant("full model without monotone constraints", monotone=False)]
         + [Variant("full model + lemma rarity in Tesserae-la (613 texts)", background="tesserae-la")]
         + [Variant("full model + word-vector themes (Word2Vec on Tesserae-la)", vectors="default")]
-        + [Variant("settings: 75 trees instead of 150", settings=(("n_estimators", 75),))]
-        + [Variant("settings: 300 trees instead of 150", settings=(("n_estimators", 300),))]
-        + [Variant("settings: another bag (random seeds 3-5 instead of 0-2)", settings=(("seed", 3),))]
-        + [Variant("settings: 4 members and truncation level 50 instead of 3 and 20", settings=(("n_models", 4), ("truncation_level", 50)))]
+        + [Variant(f"settings: {n} trees instead of {trees}", settings=(("n_estimators", n),)) for n in (trees // 2, trees * 2)]
+        + [Variant(f"settings: another bag (random seeds {members}-{2 * members - 1} instead of 0-{members - 1})", settings=(("seed", members),))]
+        # the bag the figures came from until 877c9fa, when these two settings changed for speed
+        + [Variant(f"settings: 4 members and truncation level 50 instead of {members} and {level}", settings=(("n_models", 4), ("truncation_level", 50)))]
         + [Variant(ORACLE_LABEL, oracle=True)]
     )
 
