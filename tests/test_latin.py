@@ -388,6 +388,9 @@ def test_phrases_cut_after_tesserae_delimiters_and_keep_short_pieces_and_names_w
     assert latin.phrases("Hoc dixit semper. (Quid enim aliud diceret homo?) Tum abiit domum suam.") == [
         "Hoc dixit semper.", "(Quid enim aliud diceret homo?)", "Tum abiit domum suam."]
     assert len(latin.phrases("Ille cum gladio (quis credat? et hasta] venit. Tum abiit domum suam.")) == 3
+    # each bracket is judged by its own sentence, which a full stop, a colon or a semicolon begins
+    assert latin.phrases("Hic (quid quaeris?) venit: (quis nescit?) Ille abiit domum. Tum (o me miserum!) flevit diu; (quid enim?) Tum abiit domum suam.") == [
+        "Hic (quid quaeris?) venit:", "(quis nescit?) Ille abiit domum.", "Tum (o me miserum!) flevit diu;", "(quid enim?) Tum abiit domum suam."]
 
 
 def test_a_phrase_of_over_forty_words_is_cut_after_commas_into_runs_of_whole_clauses():

@@ -15,6 +15,7 @@ derived word (*grauis* under *grauior*) and a short table of frequent forms (``S
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import unicodedata
@@ -230,10 +231,20 @@ def _bracketed(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_SENTENCE_STOP = re.compile(r"[.;:]\s")
+
+
 def _asides(text: str) -> list[tuple[int, int]]:
     """The brackets opened inside a sentence (words before them since the last full stop, semicolon or colon): a
     question or exclamation in one (*triumphabat (quid quaeris?) Hortensius*) is an aside, not the sentence's end."""
-    return [(a, b) for a, b in _bracketed(text) if words(re.split(r"[.;:]\s", text[:a])[-1])]
+    stops = [m.end() for m in _SENTENCE_STOP.finditer(text)]
+    return [(a, b) for a, b in _bracketed(text) if words(text[_last_at_or_before(stops, a) : a])]
+
+
+def _last_at_or_before(ends: list[int], pos: int) -> int:
+    """The last of the sorted ``ends`` not after ``pos``, or 0: where the sentence holding ``pos`` begins."""
+    i = bisect.bisect_right(ends, pos)
+    return ends[i - 1] if i else 0
 
 
 def _sentences(text: str) -> list[str]:

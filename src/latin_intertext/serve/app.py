@@ -40,13 +40,14 @@ AUTHOR_HELP = "Only lines by these authors: keys or names (e.g. 'vergil'), repea
 HELD_UPLOADS = 3  # uploads kept indexed in memory, the most recently used, so that the same files are not indexed again
 METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # MTEB's names, as everywhere in the project
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+HitCount = Annotated[int, Field(ge=1, le=MAX_K, description="How many parallels to return.")]  # GET's k and POST's
 
 
 class SearchParams(BaseModel):
     """The query string of every GET search, JSON or CSV, of the corpus or of an upload."""
 
     q: str = Field(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")
-    k: int = Field(10, ge=1, le=MAX_K, description="How many parallels to return.")
+    k: HitCount = 10
     author: list[str] = Field([], description=AUTHOR_HELP)
 
     def authors(self) -> list[str] | None:
@@ -57,7 +58,7 @@ class SearchRequest(BaseModel):
     """The POST body; it also takes GET's names (``q``, ``author``), so a client can send either."""
 
     text: str = Field(..., validation_alias=AliasChoices("text", "q"), description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters); `q` also works, as in GET.", examples=["Aeneadum genetrix, hominum divomque voluptas"])
-    k: int = Field(10, ge=1, le=MAX_K, description="How many parallels to return.")
+    k: HitCount = 10
     authors: list[str] | str | None = Field(None, validation_alias=AliasChoices("authors", "author"), description=f"{AUTHOR_HELP} `author` also works, as in GET.")
 
 
