@@ -6,7 +6,7 @@ import click
 import typer.main
 
 from latin_intertext.cli import _load_commands, app
-from latin_intertext.cli.options import RETRIEVER_NAMES
+from latin_intertext.cli.options import RETRIEVER_NAMES, SEARCH_ONLY_NAMES
 from latin_intertext.retrieve import load_all
 
 
@@ -32,7 +32,13 @@ def test_commands_that_read_the_dataset_all_take_dataset():
 
 
 def test_the_retriever_names_in_help_texts_are_the_registry_s():
+    from latin_intertext.serve.searcher import SEARCH_ONLY
+
     assert sorted(RETRIEVER_NAMES) == sorted(load_all())
+    assert sorted(SEARCH_ONLY_NAMES) == sorted(SEARCH_ONLY)
+    for command in ("search", "serve"):
+        retriever = next(p for p in _commands()[command].params if "--retriever" in p.opts)
+        assert all(name in retriever.help for name in (*RETRIEVER_NAMES, *SEARCH_ONLY_NAMES)), command
 
 
 def test_search_help_states_the_k_limit():

@@ -207,8 +207,8 @@ def test_an_index_cached_by_other_code_is_built_again(monkeypatch):
     corpus = tess_corpus([LUCRETIUS])
     Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
     indexed = []
-    make = searcher_module.make_retriever
-    monkeypatch.setattr(searcher_module, "make_retriever", lambda name: indexed.append(name) or make(name))
+    make = searcher_module._new_retriever
+    monkeypatch.setattr(searcher_module, "_new_retriever", lambda name: indexed.append(name) or make(name))
     Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
     assert indexed == []  # the same code: loaded
     monkeypatch.setattr(searcher_module, "_code_hash", lambda: "edited code")
@@ -224,7 +224,7 @@ def test_indexed_retriever_is_cached_by_corpus_hash(monkeypatch):
     files = list((indexes_dir() / searcher_module.INDEX_CACHE).glob("tess-bm25_lemma-*.pickle"))
     assert len(files) == 1
     # a second searcher loads the pickle: no indexing, same index, same hits
-    monkeypatch.setattr(searcher_module, "make_retriever", lambda name: pytest.fail("indexed again"))
+    monkeypatch.setattr(searcher_module, "_new_retriever", lambda name: pytest.fail("indexed again"))
     second = Searcher.from_corpus(corpus, "bm25-lemma", cache=True)
     assert second.retriever is not first.retriever and second.retriever.corpus is corpus.lines
     assert second.retriever.doc_ids == first.retriever.doc_ids
@@ -484,6 +484,17 @@ def test_cli_search_terminal_output(capsys, monkeypatch):
     assert marked(query_row) == [w.form for m in hit.matches for w in m.query] == ["Aeneadum", "genetrix"]
 
 
+def test_the_search_engines_are_the_registry_and_the_sparse_index_under_one_lookup():
+    from latin_intertext.serve.index import SPARSE_RETRIEVER, SparseLemmaBM25
+    from latin_intertext.serve.searcher import engine_spec
+
+    sparse = engine_spec(SPARSE_RETRIEVER)
+    assert sparse.factory is SparseLemmaBM25 and sparse.cache_index and not sparse.learned
+    assert engine_spec("best").name == "evidence-ranker" and engine_spec("best").learned
+    assert engine_spec("bm25-lemma").cache_index
+    assert isinstance(searcher_module._new_retriever(SPARSE_RETRIEVER), SparseLemmaBM25)
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -495,6 +506,7 @@ def test_cli_search_terminal_output(capsys, monkeypatch):
         (["search", "arma", "--tess", str(LUCRETIUS), "--author", "homer", "--retriever", "bm25"], "Unknown author"),
         (["search", "arma", "--tesserae-la"], "index-tesserae"),
         (["search", "arma", "--tess", str(LUCRETIUS), "--retriever", "nope"], "Unknown retriever"),
+        (["search", "arma", "--tess", str(LUCRETIUS), "--retriever", "nope"], "For searching only: bm25-lemma-sparse."),
     ],
 )
 def test_cli_errors_exit_1_with_message(capsys, args, message):

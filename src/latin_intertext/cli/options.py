@@ -14,6 +14,7 @@ SOURCES_HELP = "A local mirror laid out like ../shared/sources (default: $LATIN_
 # Every registered name, for help texts (tests check the list against the registry, so it cannot drift).
 RETRIEVER_NAMES = ("bm25", "bm25-lemma", "charngram", "tesserae", "word2vec", "word2vec-tuned", "dense", "evidence-ranker", "evidence-ranker-themes")
 RETRIEVERS_HELP = f"{', '.join(RETRIEVER_NAMES)}; `best` is evidence-ranker"
+SEARCH_ONLY_NAMES = ("bm25-lemma-sparse",)  # the search layer's own engines (serve.searcher.SEARCH_ONLY), on no leaderboard
 RESAMPLES_HELP = "Bootstrap (and randomization) resamples for 95% CIs and p-values."
 
 DatasetOpt = Annotated[Optional[Path], typer.Option("--dataset", help=DATASET_HELP, show_default=False)]

@@ -6,7 +6,7 @@ import errno
 import json
 import socket
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -14,11 +14,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from latin_intertext.cli import app
-from latin_intertext.cli.options import RETRIEVERS_HELP, DatasetOpt, SourcesOpt
+from latin_intertext.cli.options import RETRIEVERS_HELP, SEARCH_ONLY_NAMES, DatasetOpt, SourcesOpt
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import MatchedWord, line_segments, query_segments
 
+SearchRetrieverOpt = Annotated[
+    Optional[str],
+    typer.Option("--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}; or {', '.join(SEARCH_ONLY_NAMES)}, the lemma index --tesserae-la searches.", show_default=False),
+]
 STYLES = {"form": "bold green", "lemma": "bold yellow", "candidate": "bold cyan"}
 QUERY_SHOWN_CHARS = 300
 
@@ -105,7 +109,7 @@ def search_command(
     with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
     k: int = typer.Option(10, "--k", help="How many parallels to show (1 to 1,000)."),
     author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
-    retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}."),
+    retriever: SearchRetrieverOpt = None,
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
     csv_out: Optional[Path] = typer.Option(None, "--csv", help="Also write the parallels to this CSV file, one row per parallel (for a spreadsheet)."),
     dataset: DatasetOpt = None,
@@ -180,7 +184,7 @@ def serve_command(
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
     dataset: DatasetOpt = None,
     sources: SourcesOpt = None,
-    retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}."),
+    retriever: SearchRetrieverOpt = None,
 ) -> None:
     """Serve the search page, the benchmark browser and the JSON API (docs at /docs)."""
     import uvicorn

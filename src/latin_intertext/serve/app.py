@@ -31,7 +31,7 @@ from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import line_segments, query_segments
 from latin_intertext.serve.export import CSV_COLUMNS, hits_csv
 from latin_intertext.serve.index import SPARSE_RETRIEVER
-from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list
+from latin_intertext.serve.searcher import MAX_K, engine_spec, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list
 
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -65,16 +65,10 @@ class SearchRequest(BaseModel):
 def in_sample_note(retriever_name: str) -> str | None:
     """For a retriever whose model learned from the benchmark's gold (the registry's ``learned``), why its per-query
     figures here flatter it: the shipped model was trained on every query, this one included."""
-    from latin_intertext.retrieve.base import REGISTRY, resolve_name
-
-    try:
-        learned = REGISTRY[resolve_name(retriever_name)].learned
-    except LatinIntertextError:  # not a registered retriever (the Tesserae-la index): nothing learned
-        return None
     return (
         f"The search model ({retriever_name}) was trained on all benchmark queries, this one included, so these per-query "
         "figures are optimistic. Benchmark figures come only from cross-validation (latin-intertext ranker-report)."
-        if learned else None
+        if engine_spec(retriever_name).learned else None
     )
 
 

@@ -33,8 +33,8 @@ from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.paths import trained_model_path
-from latin_intertext.retrieve import make_retriever, resolve_name
-from latin_intertext.retrieve.base import REGISTRY, Retriever, top_k
+from latin_intertext.retrieve import resolve_name
+from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec, top_k
 from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, IndexMeta, SparseLemmaBM25, index_dir, load_index, save_index
@@ -161,9 +161,23 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
     return engine
 
 
+# Search engines that are no benchmark retriever (so on no leaderboard), beside the registry's.
+SEARCH_ONLY = {SPARSE_RETRIEVER: RetrieverSpec(SPARSE_RETRIEVER, SparseLemmaBM25, "BM25 over lemmas as a scipy.sparse inverted index, same forms scoring more", cache_index=True)}
+
+
+def engine_spec(name: str) -> RetrieverSpec:
+    """What searches as ``name``: the sparse lemma index, or a registered retriever (aliases resolved)."""
+    if name in SEARCH_ONLY:
+        return SEARCH_ONLY[name]
+    try:
+        return REGISTRY[resolve_name(name)]  # resolve_name loads the registry first
+    except LatinIntertextError as exc:
+        raise LatinIntertextError(f"{exc} For searching only: {', '.join(SEARCH_ONLY)}.") from None
+
+
 def _cacheable(name: str) -> bool:
-    """Whether the indexed retriever is plain data worth pickling (the registry's ``cache_index``); others are indexed each time."""
-    return name == SPARSE_RETRIEVER or REGISTRY[resolve_name(name)].cache_index  # resolve_name loads the registry first
+    """Whether the indexed retriever is plain data worth pickling (``cache_index``); others are indexed each time."""
+    return engine_spec(name).cache_index
 
 
 def _indexed(name: str, lines: Sequence[CorpusLine]) -> Retriever:
@@ -177,7 +191,8 @@ def _indexed(name: str, lines: Sequence[CorpusLine]) -> Retriever:
 
 def _new_retriever(name: str) -> Retriever:
     """An unindexed retriever: the sparse lemma index, or one from the registry."""
-    return SparseLemmaBM25() if name == SPARSE_RETRIEVER else make_retriever(name)
+    spec = engine_spec(name)
+    return spec.factory(**spec.params)
 
 
 def _safe(name: str) -> str:
@@ -285,7 +300,7 @@ class Searcher:
         """
         reason = ""
         if retriever:
-            name = retriever if retriever == SPARSE_RETRIEVER else resolve_name(retriever)
+            name = engine_spec(retriever).name
         else:
             name, reason = default_choice()
         started = time.perf_counter()
