@@ -31,7 +31,7 @@ from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import line_segments, query_segments
 from latin_intertext.serve.export import CSV_COLUMNS, hits_csv
 from latin_intertext.serve.index import SPARSE_RETRIEVER
-from latin_intertext.serve.searcher import MAX_K, engine_spec, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list
+from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list, engine_spec
 
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
