@@ -89,6 +89,23 @@ def texts(ids=tuple(QUERIES)) -> dict[str, str]:
     return {q: QUERIES[q][0] for q in ids}
 
 
+def test_a_pickled_line_index_leaves_out_its_units_and_reads_them_again_when_asked(fitted, corpus):
+    """The search cache pickles the index; a search reads no unit, and the ablation's reads give what they gave."""
+    import pickle
+
+    from latin_intertext.retrieve.features import shared_lemmas
+
+    lines = fitted._lines
+    loaded = pickle.loads(pickle.dumps(lines, protocol=5))
+    assert lines.units and loaded.units == []
+    assert len(pickle.dumps(loaded, protocol=5)) == len(pickle.dumps(lines, protocol=5))
+    query = Unit.of(QUERIES["q1"][0])
+    np.testing.assert_array_equal(dense_features(loaded, query), dense_features(lines, query))
+    assert loaded.units == []  # dense features read none
+    assert [shared_lemmas(loaded, query, doc) for doc in range(len(corpus))] == [shared_lemmas(lines, query, doc) for doc in range(len(corpus))]
+    assert loaded.units == lines.units and {"nauta", "ratis", "duco", "unda"} <= shared_lemmas(loaded, query, 0)
+
+
 def test_fit_then_search_ranks_the_planted_parallel_first(fitted, corpus):
     run = fitted.search(texts(), k=5)
     for qid, (_, doc) in QUERIES.items():
