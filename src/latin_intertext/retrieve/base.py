@@ -160,6 +160,10 @@ class RetrieverSpec:
     cache_index: bool = False  # its indexed state is plain data, worth pickling for the next search (serve.searcher)
     caveat: str = ""  # what a reader of its figures must know (the leaderboard's Notes): e.g. settings chosen on the benchmark
 
+    def make(self, **overrides) -> Retriever:
+        """An unindexed retriever with the registered parameters, ``overrides`` replacing any of them."""
+        return self.factory(**{**self.params, **overrides})
+
 
 REGISTRY: dict[str, RetrieverSpec] = {}
 ALIASES: dict[str, str] = {}
@@ -222,5 +226,4 @@ def resolve_name(name: str) -> str:
 
 
 def make_retriever(name: str, **overrides) -> Retriever:
-    spec = REGISTRY[resolve_name(name)]
-    return spec.factory(**{**spec.params, **overrides})
+    return REGISTRY[resolve_name(name)].make(**overrides)

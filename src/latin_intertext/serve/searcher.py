@@ -191,8 +191,7 @@ def _indexed(name: str, lines: Sequence[CorpusLine]) -> Retriever:
 
 def _new_retriever(name: str) -> Retriever:
     """An unindexed retriever: the sparse lemma index, or one from the registry."""
-    spec = engine_spec(name)
-    return spec.factory(**spec.params)
+    return engine_spec(name).make()
 
 
 def _safe(name: str) -> str:
