@@ -51,6 +51,16 @@ def test_duplicate_citation_keeps_first_and_reports_the_second():
     assert str(dup) == "lucan.tess:3: duplicate citation <luc. 1.2> (first at line 2); first kept"
 
 
+def test_a_citation_is_its_section_and_locus_in_a_file_of_several_works(tmp_path):
+    """Suetonius' Lives share one file: <suet. vit. jul. 1.1> and <suet. vit. aug. 1.1> are two citations, not one twice."""
+    path = write_tess(tmp_path, "<suet. vit. jul. 1.1>\tAnnum agens", "<suet. vit. aug. 1.1>\tGentem Octaviam", "<suet.  vit. jul.  1.1>\titerum")
+    text = parse_tess(path, display="suet.tess")
+    assert [(t.section, t.locus, t.text) for t in text.lines] == [("vit. jul.", "1.1", "Annum agens"), ("vit. aug.", "1.1", "Gentem Octaviam")]
+    (dup,) = text.skipped
+    assert str(dup) == "suet.tess:3: duplicate citation <suet.  vit. jul. 1.1> (first at line 1); first kept"
+    assert parse_tess(write_tess(tmp_path, "<tib. 1.1>\tx", "<1.2>\ty", name="t.tess")).lines[0].section == ""
+
+
 def test_malformed_lines_are_all_listed_with_file_and_line(tmp_path):
     path = write_tess(tmp_path, "<verg. aen. 1.1>\tgood", "no citation here", "<verg. aen. 1.2>\tgood too", "<verg. aen. 1.3 missing bracket")
     with pytest.raises(InputError) as info:

@@ -238,8 +238,8 @@ class _Builder:
         work = WORKS[epic] if epic else display_name(work_key)
         if apart_from:
             author, work = f"{display_name(EPIC_STEMS[apart_from])} (your file)", WORKS[EPIC_STEMS[apart_from]]
-        prefixes = {_tag_prefix(tl.tess_index) for tl in text.lines}
-        sections = len(prefixes) > 1
+        sections = len({_tag_prefix(tl.tess_index) for tl in text.lines}) > 1  # (ids key on the whole tag, as always)
+        shown_sections = _distinct_parts({tl.section for tl in text.lines})  # several works in one file: "jul. 49.4"
         dup_notes = {tl.lineno: note for tl, note in duplicates}
         all_lines = sorted([*text.lines, *(tl for tl, _ in duplicates)], key=lambda tl: tl.lineno)
         for tl in all_lines:
@@ -248,7 +248,7 @@ class _Builder:
                 base = f"{epic}-{int(m[1])}-{int(m[2])}"
                 group = ("epic", epic, int(m[1]))
             else:
-                section = key(" ".join(_tag_prefix(tl.tess_index).split()[1:])) if sections else ""
+                section = key(tl.section) if sections else ""
                 base = f"{author_key}.{work_key}-" + (f"{section}-" if section else "") + locus_key(tl.locus)
                 group = ("tess", stem, section)
             units = phrases(tl.text) if not (epic and m) and len(tl.text.split()) > LONG_LINE_WORDS else [tl.text]
@@ -259,9 +259,10 @@ class _Builder:
             book, line_no = (int(m[1]), int(m[2])) if m else (nums[0] if len(nums) > 1 else 0, nums[-1] if nums else 0)
             line_id = self.unique(base)  # a line's id, whole or cut: a duplicate's ~N is the same either way
             whole = len(units) == 1
+            locus = " ".join(filter(None, [shown_sections.get(tl.section), tl.locus]))
             for k, unit in enumerate(units, start=1):
                 line = CorpusLine(line_id if whole else f"{line_id}.p{k}", unit, author, work, book, line_no, tl.tess_index)
-                self.add(line, tl.locus if whole else f"{tl.locus}, phrase {k}", epic or author_key, group, 0 if whole else k)
+                self.add(line, locus if whole else f"{locus}, phrase {k}", epic or author_key, group, 0 if whole else k)
             self.report.lines += 1
             if tl.lineno in dup_notes:
                 self.report.duplicates.append(f"{dup_notes[tl.lineno]}; kept as {line_id}" + ("" if whole else f" (its {len(units)} phrases, {line_id}.p1 to .p{len(units)})"))
@@ -278,6 +279,18 @@ class _Builder:
             self.author_names,
             self.phrase_of,
         )
+
+
+def _distinct_parts(sections: set[str]) -> dict[str, str]:
+    """Each of a file's sections without the words all of them open with ("vit. jul.", "vit. aug.": "jul.", "aug."),
+    or nothing when the file has one section."""
+    if len(sections) < 2:
+        return {}
+    words = [section.split() for section in sections]
+    common = 0
+    while all(len(w) > common and w[common] == words[0][common] for w in words):
+        common += 1
+    return {section: " ".join(w[common:]) for section, w in zip(sections, words)}
 
 
 def _tag_prefix(tess_index: str) -> str:

@@ -4,7 +4,8 @@ Quirks handled here, never silently:
 - the citation is followed by a tab in most files but by a space in Statius;
 - some files start with a byte-order mark and end with blank lines (counted as skipped);
 - a citation may occur twice with different verses: the first is kept and the
-  other is reported as a duplicate.
+  other is reported as a duplicate. A citation is its section and locus: in a file holding several
+  works (Suetonius' Lives), ``<suet. vit. jul. 1.1>`` and ``<suet. vit. aug. 1.1>`` are two.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ class TessLine:
     text: str
     path: str
     lineno: int
+
+    @property
+    def section(self) -> str:
+        """The citation's words between the author's abbreviation and the locus ("vit. jul." in
+        ``<suet. vit. jul. 1.1>``): what tells apart the works of a file that holds several."""
+        return " ".join(self.tess_index.strip("<>").split()[1:-1])
 
     @property
     def book_line(self) -> tuple[int, int]:
@@ -106,7 +113,7 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
     name = display or str(path)
     result = TessText(name)
     problems: list[str] = []
-    seen: dict[str, int] = {}
+    seen: dict[tuple[str, str], int] = {}
     data = read_bytes(path, name)
     refuse_other_bom(name, data, "FILE.tess", "FILE.utf8.tess")
     try:
@@ -136,14 +143,16 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
             result.skipped.append(Skipped(name, lineno, NO_TEXT, line))
             continue
         tag = f"<{m['tag']} {m['locus']}>" if m["tag"] else f"<{m['locus']}>"
-        if m["locus"] in seen:
-            result.skipped.append(Skipped(name, lineno, DUPLICATE, text, tag, f"(first at line {seen[m['locus']]}); first kept"))
-            result.duplicates.append(Duplicate(TessLine(tag, m["locus"], text, name, lineno), seen[m["locus"]]))
+        tess_line = TessLine(tag, m["locus"], text, name, lineno)
+        citation = (tess_line.section, tess_line.locus)
+        if citation in seen:
+            result.skipped.append(Skipped(name, lineno, DUPLICATE, text, tag, f"(first at line {seen[citation]}); first kept"))
+            result.duplicates.append(Duplicate(tess_line, seen[citation]))
             continue
-        seen[m["locus"]] = lineno
+        seen[citation] = lineno
         sep = "tab" if "\t" in m["sep"] else "space"
         result.separators[sep] = result.separators.get(sep, 0) + 1
-        result.lines.append(TessLine(tag, m["locus"], text, name, lineno))
+        result.lines.append(tess_line)
     if problems:
         raise InputError(
             f"{name}: {len(problems)} malformed line(s)",
