@@ -6,6 +6,7 @@ from math import log2
 
 import numpy as np
 import pytest
+import pytrec_eval
 
 from latin_intertext.evaluate.breakdown import doc_author, per_author, per_span_length, qrels_for_author, run_for_author, span_bucket
 from latin_intertext.evaluate.metrics import METRICS, evaluate_run, ranked
@@ -137,3 +138,15 @@ def test_per_span_length_partitions_the_queries(benchmark):
     weighted = sum(len(g.query_ids) * g.means["ndcg_at_10"] for g in groups.values()) / len(ev.query_ids)
     assert weighted == pytest.approx(ev.means["ndcg_at_10"])
     assert ev.n_missing == 241 and np.count_nonzero(ev.per_query["ndcg_at_10"]) == 241
+
+
+def test_mrr_is_mteb_s_own_even_where_trec_eval_s_32_bit_scores_tie():
+    """Scores apart as doubles but one 32-bit float: trec_eval orders them by doc id, MTEB's mrr (and ours) by score."""
+    from mteb._evaluators.retrieval_metrics import mrr
+
+    qrels = {"q1": {"d3": 1}, "q2": {"d1": 1}}
+    run = {"q1": {f"d{i}": 100 - i * 1e-9 for i in range(1, 13)}, "q2": {"d1": 2.0, "d2": 1.0}}
+    ours = evaluate_run(run, qrels)
+    assert ours.per_query["mrr_at_10"].tolist() == mrr(qrels, run, [10])["MRR@10"] == [1 / 3, 1.0]
+    # trec_eval's own recip_rank sees twelve ties, ordered by doc id descending: d9, d8, ..., d3 is seventh
+    assert pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q1"]["recip_rank"] == pytest.approx(1 / 7)

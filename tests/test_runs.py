@@ -100,18 +100,22 @@ def test_scores_that_contradict_the_ranks_are_warned_of_per_query_with_their_lin
     """Ordered by score as trec_eval orders, but each query whose scores do not follow its ranks is named."""
     path = tmp_path / "ranks.run"
     path.write_text(
-        "agree Q0 a 1 3.0 t\nagree Q0 b 2 2.0 t\nagree Q0 c 3 2.0 t\n"  # a tie between ranks contradicts nothing
+        "agree Q0 a 1 3.0 t\nagree Q0 c 2 2.0 t\nagree Q0 b 3 2.0 t\n"  # a tie ranked as trec_eval breaks it (doc id descending)
         "reversed Q0 a 1 1 t\nreversed Q0 b 2 2 t\nreversed Q0 c 3 3 t\n"  # the rank written as the score
         "ties Q0 a 1 0 t\nties Q0 b 2 0 t\n"  # every score 0: the order would be the doc ids'
         "single Q0 a 1 0 t\n"
         "samerank Q0 a 1 1.0 t\nsamerank Q0 b 1 2.0 t\nsamerank Q0 c 2 0.5 t\n"  # a shared rank orders nothing between its documents
+        "tied Q0 z 1 5 t\ntied Q0 a 2 3 t\ntied Q0 b 3 3 t\n"  # a tie trec_eval breaks against the ranks: b before a
+        "f32 Q0 a 1 1.00000001 t\nf32 Q0 b 2 1.0 t\n"  # apart as doubles, one 32-bit float: b before a
     )
     read = read_run_file(path)
     assert read.run["reversed"] == {"a": 1.0, "b": 2.0, "c": 3.0}  # scores kept: the ranks change nothing
-    assert [(w.query, w.line) for w in read.order_warnings] == [("reversed", 4), ("ties", 7)]
-    reversed_, ties = read.order_warnings
-    assert reversed_.describe(path) == f"{path}:4: query reversed: rank 1 (a, score 1.0) scores below rank 2 (b, score 2.0, line 5)"
+    assert [(w.query, w.line) for w in read.order_warnings] == [("reversed", 4), ("ties", 7), ("tied", 14), ("f32", 16)]
+    reversed_, ties, tied, f32 = read.order_warnings
+    assert reversed_.describe(path) == f"{path}:4: query reversed: rank 1 (a, score 1.0) scores below rank 3 (c, score 3.0, line 6)"
     assert "all 2 documents have score 0.0" in ties.reason and ties.to_json() == {"query": "ties", "line": 7, "reason": ties.reason}
+    assert tied.reason == "rank 2 (a, score 3.0) ties with rank 3 (b, score 3.0, line 15), so trec_eval puts b first (ties go by doc id, descending)"
+    assert f32.reason.startswith("rank 1 (a, score 1.00000001) equals as a 32-bit float (trec_eval's precision) rank 2 (b, score 1.0, line 17)")
 
 
 def test_a_run_written_here_reads_back_without_warnings(tmp_path):

@@ -160,11 +160,27 @@ def test_own_tess_with_benchmark(benchmark):
     assert "lucretius" in authors and authors & {"vergil", "ovid", "lucan", "statius"}
 
 
-def test_malformed_tess_names_file_and_line():
+def test_malformed_tess_names_file_and_line(tmp_path):
     with pytest.raises(InputError) as info:
         Searcher.from_tess([MALFORMED])
     problems = "\n".join(info.value.problems)
     assert f"{MALFORMED}:2:" in problems and f"{MALFORMED}:4:" in problems
+    other = tmp_path / "other.tess"
+    other.write_text("<catull. 1.1>\tcui dono lepidum\n<catull. 1.2 novum libellum\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:  # every bad file is named, not only the first
+        Searcher.from_tess([MALFORMED, LUCRETIUS, other])
+    assert info.value.summary == "2 of 3 .tess files cannot be read"
+    assert f"{MALFORMED}:4:" in "\n".join(info.value.problems) and f"{other}:2: no <citation>" in "\n".join(info.value.problems)
+
+
+def test_an_error_piped_to_a_file_keeps_each_problem_on_one_line(capsys, tmp_path, monkeypatch):
+    """Rich wraps at 80 columns when not on a terminal; a ``file:line: reason`` cut in two could not be grepped."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    bad = tmp_path / ("a_rather_long_folder_name_" * 3) / "catullus.tess"
+    bad.parent.mkdir()
+    bad.write_text("<catull. 1.1>\tcui dono lepidum novum libellum\n<catull. 1.2 arida modo pumice expolitum\n", encoding="utf-8")
+    assert main(["search", "arma", "--tess", str(bad)]) == 1
+    assert f"  {bad}:2: no <citation> followed by a tab or space: '<catull. 1.2 arida modo pumice expolitum'" in capsys.readouterr().err.splitlines()
 
 
 def test_default_is_best_when_its_model_is_trained_else_bm25_lemma(monkeypatch, tmp_path, trained_model):

@@ -18,7 +18,15 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(stderr=True)
+
+
+def make_console(*, stderr: bool = False, **options) -> Console:
+    """A rich console that wraps long lines on a terminal only: piped or redirected, each message stays on one line,
+    so that a ``file:line: reason`` can be read by a program or grepped whole."""
+    return Console(stderr=stderr, soft_wrap=not (sys.stderr if stderr else sys.stdout).isatty(), **options)
+
+
+console = make_console(stderr=True)
 
 
 def write_and_say(*outputs) -> None:

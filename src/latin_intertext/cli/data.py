@@ -7,18 +7,17 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from latin_intertext import HUB_REPO_ID
-from latin_intertext.cli import app
+from latin_intertext.cli import app, make_console
 from latin_intertext.cli.options import DatasetArg, DatasetOpt, SourcesOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError, ValidationError
 from latin_intertext.paths import default_dataset_dir, sources_cache_dir
 
-out = Console()
-err = Console(stderr=True)
+out = make_console()
+err = make_console(stderr=True)
 
 
 @app.command()

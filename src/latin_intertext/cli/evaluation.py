@@ -7,13 +7,12 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from latin_intertext.benchmark import Benchmark, Run, load_benchmark
-from latin_intertext.cli import app, console, write_and_say
+from latin_intertext.cli import app, console, make_console, write_and_say
 from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
@@ -24,7 +23,7 @@ from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, rea
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p
 from latin_intertext.outputs import beside, check_outputs, write_json
 
-out = Console(highlight=False)  # results on stdout; progress and errors on stderr
+out = make_console(highlight=False)  # results on stdout; progress and errors on stderr
 DEFAULT_K = 1000
 
 

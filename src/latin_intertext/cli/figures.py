@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from latin_intertext.cli import app, main, write_and_say
+from latin_intertext.cli import app, main, make_console, write_and_say
 from latin_intertext.cli.options import DatasetOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import check_outputs
 
-err = Console(stderr=True)
+err = make_console(stderr=True)
 BLOCKS = ("dataset", "leaderboard", "ranker")
 RESULTS = ("leaderboard.md", "leaderboard.png", "ranker-report.md", "ranker-report.png", "ranker-report.json")
 

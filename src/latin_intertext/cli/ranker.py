@@ -6,13 +6,12 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
-from latin_intertext.cli import app, write_and_say
+from latin_intertext.cli import app, make_console, write_and_say
 from latin_intertext.cli.options import DatasetOpt, dataset_folder
 from latin_intertext.outputs import beside, check_outputs, write_json
 
-err = Console(stderr=True)
+err = make_console(stderr=True)
 
 
 @app.command("train-ranker")

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from latin_intertext.cli import app
+from latin_intertext.cli import app, make_console
 from latin_intertext.cli.options import RETRIEVERS_HELP, SEARCH_ONLY_NAMES, DatasetOpt, SourcesOpt
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
@@ -129,13 +129,13 @@ def search_command(
     hits = searcher.search(text, k=k, authors=author or None)
     write_and_say((csv_out, lambda tmp: tmp.write_text(hits_csv(text, hits), encoding="utf-8")))
     if searcher.info.fallback:
-        Console(stderr=True, highlight=False).print(f"note: {escape(searcher.info.fallback)}", soft_wrap=True)
+        make_console(stderr=True, highlight=False).print(f"note: {escape(searcher.info.fallback)}", soft_wrap=True)
     if tess:
-        print_report(Console(stderr=True, highlight=False), searcher.corpus.report, ", ".join(map(str, tess)))
+        print_report(make_console(stderr=True, highlight=False), searcher.corpus.report, ", ".join(map(str, tess)))
     if as_json:
         typer.echo(json.dumps(searcher.payload(text, hits, report=bool(tess)), ensure_ascii=False, indent=1))
         return
-    out = Console(highlight=False)
+    out = make_console(highlight=False)
     out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({describe_lines(searcher.corpus.report.counts())}) by [bold]{searcher.retriever_name}[/]")
     out.print("[dim]matches: [/][bold green]same form[/] [bold yellow]same lemma[/] [bold cyan]possible lemma[/] [dim](dim: function word)[/]\n")
     for hit in hits:
@@ -157,7 +157,7 @@ def index_tesserae_command(
     from latin_intertext.serve.searcher import build_tesserae_index
     from latin_intertext.sources.tesserae_la import not_in_snapshot_notes
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bar:
         tasks: dict[str, int] = {}
 
@@ -194,7 +194,7 @@ def serve_command(
 
     check_can_listen(host, port)  # before the benchmark is loaded, and before "Serving" is printed
     searcher = Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
-    Console(stderr=True).print(f"Serving {describe_lines(searcher.corpus.report.counts())} with {searcher.retriever_name} at http://{host}:{port}/ (API docs: /docs)")
+    make_console(stderr=True).print(f"Serving {describe_lines(searcher.corpus.report.counts())} with {searcher.retriever_name} at http://{host}:{port}/ (API docs: /docs)")
     uvicorn.run(create_app(searcher), host=host, port=port, log_level="info")
 
 

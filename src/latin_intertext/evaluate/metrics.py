@@ -2,8 +2,10 @@
 
 MTEB (``mteb._evaluators.retrieval_metrics.calculate_retrieval_scores``) asks pytrec_eval for
 ``ndcg_cut.k``, ``map_cut.k``, ``recall.k`` and ``P.k`` and averages each over the queries pytrec_eval
-scored; its ``mrr_at_k`` is the reciprocal rank within the top ``k`` after sorting by (score, doc id)
-descending, which is trec_eval's order. We do the same, with one deliberate difference: a query in the
+scored; its ``mrr_at_k`` is its own code's reciprocal rank within the top ``k`` after sorting by (score, doc id)
+descending, in double precision (trec_eval holds scores as 32-bit floats: where a run's scores differ only beyond
+that, trec_eval's order, and so MTEB's nDCG, differ from it, and ``runs.read_run_file`` warns of such a run).
+We do the same, with one deliberate difference: a query in the
 qrels that the run leaves out scores 0 instead of vanishing from the mean (a retriever must not gain by
 abstaining). When the run covers every query, as an MTEB search always does, the two agree exactly.
 """
@@ -28,7 +30,7 @@ class Metric:
     name: str
     measure: str  # pytrec_eval measure family: ndcg_cut, map_cut, map, recall, P, recip_rank
     k: int | None = None
-    cut_run: bool = False  # evaluate on the run's top k (trec_eval has no recip_rank cutoff)
+    cut_run: bool = False  # computed here on the run's top k, as MTEB's own code does (trec_eval has no recip_rank cutoff)
     label: str = ""
 
     @property
@@ -56,6 +58,11 @@ METRICS: dict[str, Metric] = _table()
 MAIN_SCORE = "ndcg_at_10"
 # The numbers a summary shows, in order (the full table is in METRICS).
 HEADLINE = ("ndcg_at_10", "map", "map_at_10", "mrr_at_10", "recall_at_10", "recall_at_100", "recall_at_1000")
+
+
+def reciprocal_rank(top: list[tuple[str, float]], relevance: Mapping[str, int]) -> float:
+    """1 / the rank of the first relevant document in ``top`` (0 if none), as ``mteb``'s ``mrr`` computes it."""
+    return next((1.0 / rank for rank, (doc, _) in enumerate(top, start=1) if relevance.get(doc, 0) > 0), 0.0)
 
 
 def ranked(docs: Mapping[str, float], depth: int | None = None) -> list[tuple[str, float]]:
@@ -108,7 +115,5 @@ def evaluate_run(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS
             per_query[m.name] = np.array([scores[q][m.trec_key] for q in query_ids])
     for m in metrics.values():
         if m.cut_run:
-            cut = {q: dict(ranked(docs, m.k)) for q, docs in full.items()}
-            scores = pytrec_eval.RelevanceEvaluator(qrels, {m.request}).evaluate(cut)
-            per_query[m.name] = np.array([scores[q][m.trec_key] for q in query_ids])
+            per_query[m.name] = np.array([reciprocal_rank(ranked(full[q], m.k), qrels[q]) for q in query_ids])
     return Evaluation(query_ids, {name: per_query[name] for name in metrics}, missing)

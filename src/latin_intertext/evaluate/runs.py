@@ -16,7 +16,6 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
-from operator import attrgetter
 from pathlib import Path
 from typing import Collection, Iterable
 
@@ -27,7 +26,10 @@ from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
 from latin_intertext.evaluate.metrics import ranked
 
 FORMAT_HINT = "Each line must be `qid Q0 docid rank score tag` (6 whitespace-separated fields, integer rank, numeric score)."
-ORDER_HINT = "Documents are ranked by score alone, as trec_eval does; the rank column is not used. Write scores that fall as the rank rises."
+ORDER_HINT = (
+    "Documents are ranked by score alone, as trec_eval does (scores as 32-bit floats, ties by doc id descending); the rank "
+    "column is not used. Write scores that fall as the rank rises and differ within 7 significant digits."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,27 +100,44 @@ def _parse_line(text: str, lineno: int) -> Line | str:
 
 
 def order_warning(qid: str, lines: list[Line]) -> OrderWarning | None:
-    """Why the scores of one query's ``lines`` do not give its rank order, or None when they do: a better rank
-    scored strictly below a worse one, or one score shared by every document (then trec_eval orders by doc id)."""
+    """Why trec_eval's order of one query's ``lines`` is not their rank order, or None when it is.
+
+    trec_eval (so pytrec_eval and MTEB) holds scores as 32-bit floats and sorts by score, then by doc id, both
+    descending: a better rank is put below a worse one by a lower score, by a tie the doc ids break the other way,
+    or by scores that differ only beyond a 32-bit float's precision (about 7 significant digits).
+    """
     if len(lines) > 1 and len({line.score for line in lines}) == 1:
         return OrderWarning(qid, lines[0].lineno, f"all {len(lines)} documents have score {lines[0].score!r}, so they are ordered by doc id, not by rank")
-    by_rank = sorted(lines, key=attrgetter("rank"))
-    if all(better.score >= worse.score for better, worse in zip(by_rank, by_rank[1:])):
-        return None  # the usual case, checked at once; ties of rank need the pass below
-    lowest: Line | None = None  # the lowest-scored line among strictly better ranks
-    for _rank, group in groupby(by_rank, key=attrgetter("rank")):
+    scores = np.asarray([line.score for line in lines], dtype=np.float32)
+    if (np.diff([line.rank for line in lines]) > 0).all() and (np.diff(scores) < 0).all():
+        return None  # the usual case, checked at once: listed by rank, each score strictly below the last
+    as_trec = scores.tolist()
+    place = [0] * len(lines)
+    for position, i in enumerate(sorted(range(len(lines)), key=lambda i: (as_trec[i], lines[i].docid), reverse=True)):
+        place[i] = position
+    pair = None  # (worse, better): the best rank that trec_eval puts below a worse one, and the highest such worse one
+    highest = None  # of the worse ranks seen so far (walking from the worst), the line trec_eval puts highest
+    for _rank, group in groupby(sorted(range(len(lines)), key=lambda i: lines[i].rank, reverse=True), key=lambda i: lines[i].rank):
         same = list(group)
-        top = max(same, key=attrgetter("score"))
-        if lowest is not None and top.score > lowest.score:
-            return OrderWarning(
-                qid,
-                lowest.lineno,
-                f"rank {lowest.rank} ({lowest.docid}, score {lowest.score!r}) scores below rank {top.rank} "
-                f"({top.docid}, score {top.score!r}, line {top.lineno})",
-            )
-        bottom = min(same, key=attrgetter("score"))
-        lowest = bottom if lowest is None or bottom.score < lowest.score else lowest
-    return None
+        lowest = max(same, key=place.__getitem__)
+        if highest is not None and place[lowest] > place[highest]:
+            pair = (highest, lowest)
+        highest = min(same if highest is None else [*same, highest], key=place.__getitem__)
+    if pair is None:
+        return None
+    worse, better = lines[pair[0]], lines[pair[1]]
+    if as_trec[pair[1]] < as_trec[pair[0]]:
+        why = "scores below"
+    elif better.score == worse.score:
+        why = "ties with"
+    else:
+        why = "equals as a 32-bit float (trec_eval's precision)"
+    return OrderWarning(
+        qid,
+        better.lineno,
+        f"rank {better.rank} ({better.docid}, score {better.score!r}) {why} rank {worse.rank} ({worse.docid}, score {worse.score!r}, "
+        f"line {worse.lineno})" + ("" if why == "scores below" else f", so trec_eval puts {worse.docid} first (ties go by doc id, descending)"),
+    )
 
 
 def read_run_file(path: Path | str, query_ids: Collection[str] | None = None, doc_ids: Collection[str] | None = None) -> RunFile:
@@ -172,7 +191,7 @@ def read_run_file(path: Path | str, query_ids: Collection[str] | None = None, do
         if unknown_q or unknown_d:
             hints.append("The run must use this dataset's query ids (vf-1-START-END) and corpus ids (author-book-line); was it made for another dataset version?")
         if duplicates:
-            hints.append("List each document once per query (trec_eval keeps one score per pair; keep the best).")
+            hints.append("List each document once per query, with its best score (trec_eval refuses a run with duplicate docs, and pytrec_eval's dict would keep only the last).")
         raise InputError(summary, problems, " ".join(hints))
     if not run:
         raise InputError(f"{path}: the run file holds no results", hint=f"{FORMAT_HINT} Was the run written in full?")

@@ -325,16 +325,30 @@ def tess_corpus(
     builder = _Builder(name)
     if bench is not None:
         builder.add_benchmark(bench)
+    errors: list[InputError] = []  # every bad file is named, not only the first
     for i, path in enumerate(paths):
         path = Path(path).expanduser()
         display = displays[i] if displays else str(path)
-        read = read_tess(path, display, lenient=lenient)
+        try:
+            read = read_tess(path, display, lenient=lenient)
+        except InputError as exc:
+            errors.append(exc)
+            continue
         builder.report.add(read)
         stem = Path(display).name.removesuffix(".tess")
         apart_from = stem if bench is not None and stem in EPIC_STEMS else None  # the benchmark already holds these ids
         builder.add_tess(read.text, f"user_{stem}" if apart_from else stem, read.duplicates, apart_from=apart_from)
         if progress:
             progress(1)
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        hints = list(dict.fromkeys(e.hint for e in errors if e.hint))
+        raise InputError(
+            f"{len(errors)} of {len(paths)} .tess files cannot be read",
+            [line for e in errors for line in [e.summary, *e.problems]],
+            " ".join(hints),
+        )
     if not builder.lines:
         raise InputError(f"No verse lines in {', '.join(map(str, displays or paths))}.", hint="A .tess file has lines like '<lucr. 1.1>\tAeneadum genetrix, hominum divomque voluptas,'.")
     return builder.build()
