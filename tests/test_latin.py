@@ -19,6 +19,15 @@ def test_ligatures_are_written_out_so_both_spellings_meet():
     assert [t.form for t in latin.tokenize("sæva")] == ["sæva"]  # the written word is kept as written
 
 
+def test_text_pasted_from_a_pdf_reads_as_typed():
+    """Typographic ligatures (*ﬁnis*, *ﬂumina*), the long s (*ſaevae*) and a soft hyphen inside a word (*ar-ma*,
+    invisible) are how a passage copied from a PDF or an old print comes; each word must read as typed."""
+    pasted = "ﬁnis ﬂumina ſaevae ar\u00adma"
+    assert latin.lemmas(pasted) == latin.lemmas("finis flumina saevae arma") == ["finis", "flumen", "saeuus", "arma"]
+    assert [(t.form, t.start, t.end) for t in latin.tokenize(pasted)][-1] == ("ar\u00adma", 19, 24)  # offsets into the text as given
+    assert latin.has_latin_words("ﬁnis") and latin.in_latin_alphabet("ﬂumina")
+
+
 @pytest.mark.parametrize(
     ("form", "expected"),
     [("virumque", ("virum", "que")), ("populosque", ("populos", "que")), ("arma", ("arma", ""))],

@@ -39,6 +39,17 @@ def searcher(benchmark) -> Searcher:
     return Searcher.from_benchmark(benchmark, FALLBACK_RETRIEVER)
 
 
+def test_mis_decoded_punctuation_is_shown_decoded_with_the_matches_on_their_words(searcher, benchmark):
+    """674 Statius lines hold punctuation mis-decoded as Latin-1 (an em dash as "â\x80\x94"): the corpus keeps the
+    source's text, as the card does, but a reader is shown the dash, and the matched words' offsets are into that."""
+    raw = next(d.text for d in benchmark.corpus if d.id == "statius-9-14")
+    assert "\u00e2\x80\x94" in raw
+    (hit,) = [h for h in searcher.search("usque adeo tela exsatiavimus artus", k=5) if h.id == "statius-9-14"]
+    assert hit.text == raw.replace("\u00e2\x80\x94", "\u2014") and "\u00e2" not in "".join(c.text for c in hit.context)
+    assert {hit.text[w.start : w.end] for m in hit.matches for w in m.line} == {"usque", "adeo", "tela", "exsatiavimus", "artus"}
+    assert latin.ends_sentence("abigant hoc numina! \u00e2\x80\x9d") and latin.readable("s\u00c3\u00a9") == "s\u00c3\u00a9"  # a letter is left be
+
+
 def test_search_explains_matches_on_both_sides(searcher):
     hits = searcher.search(SILIUS_OPENING, k=10)
     assert len(hits) == 10

@@ -45,7 +45,8 @@ def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: s
 ENCLITICS = ("que", "ne", "ve")
 _COMBINING_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 # A word: letters, with any accents typed as combining marks after them (*ā́*, which has no precomposed form).
-_WORD = re.compile(f"[^\\W\\d_](?:[^\\W\\d_]|[{_COMBINING_MARKS}])*")
+_SOFT_HYPHEN = "\u00ad"  # an invisible break point inside a word (text pasted from a PDF or a web page)
+_WORD = re.compile(f"[^\\W\\d_](?:[^\\W\\d_]|[{_COMBINING_MARKS}{_SOFT_HYPHEN}])*")
 _VOWELS = frozenset("aeiouy")
 # Forms ending in -que/-ne/-ve that are words in their own right, whatever a lexicon says.
 _NOT_ENCLITIC = frozenset(
@@ -101,11 +102,15 @@ class Token:
     enclitic: str = ""  # the enclitic split off this word, if any
 
 
-_LIGATURES = str.maketrans({"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe"})
+# Ligatures written out, typographic ones (ﬁ, ﬂ: text pasted from a PDF) and the long s (ſ) too; soft hyphens dropped.
+_LIGATURES = str.maketrans(
+    {"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ſ": "s", "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st", _SOFT_HYPHEN: None}
+)
 
 
 def strip_diacritics(text: str) -> str:
-    """Accents and diaereses off and ligatures written out (*sǽva*, *Æneas*: *saeva*, *Aeneas*), as most editions spell."""
+    """Accents and diaereses off and ligatures written out (*sǽva*, *Æneas*, *ﬁnis*: *saeva*, *Aeneas*, *finis*), as most
+    editions spell."""
     if text.isascii():  # nothing to decompose: the common case, kept cheap
         return text
     decomposed = unicodedata.normalize("NFD", text)
@@ -146,8 +151,9 @@ def stem(norm: str) -> str:
 
 
 def ends_sentence(text: str) -> bool:
-    """Whether ``text`` (a verse line) closes its sentence, so the next line does not carry it on."""
-    return bool(_CLOSED.search(text.rstrip()))
+    """Whether ``text`` (a verse line) closes its sentence, so the next line does not carry it on (``?”`` too when the
+    quotation mark is mis-decoded, as in Statius)."""
+    return bool(_CLOSED.search(readable(text).rstrip()))
 
 
 # Tesserae v3's phrase delimiters, then any closing quotes or brackets (a space may stand before them, as in some
@@ -280,6 +286,20 @@ _MOJIBAKE = re.compile(r"[âÃÂ][\x80-\xbf]+")
 
 def _without_mojibake(text: str) -> str:
     return text if text.isascii() else _MOJIBAKE.sub(lambda m: " " * len(m.group()), text)
+
+
+def readable(text: str) -> str:
+    """``text`` with its mis-decoded punctuation decoded again (``â\x80\x94``: —; 674 Statius lines hold some), as
+    shown to a reader and as its sentence's end is read; it has the same words as ``text``, at other offsets."""
+    return text if text.isascii() else _MOJIBAKE.sub(_redecoded_punctuation, text)
+
+
+def _redecoded_punctuation(match: re.Match) -> str:
+    try:
+        fixed = match.group().encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return match.group()
+    return fixed if all(unicodedata.category(ch)[0] in "PSZ" for ch in fixed) else match.group()
 
 
 def words(text: str) -> list[tuple[str, int, int]]:

@@ -167,7 +167,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         ]
 
     def _served(hit: Hit) -> bool:
-        return hit.id in searcher.corpus and searcher.corpus.lines[searcher.corpus.index_of(hit.id)].text == hit.text
+        return hit.id in searcher.corpus and searcher.text_of(searcher.corpus.index_of(hit.id)) == hit.text
 
     def system_run(qid: str) -> dict[str, float]:
         """The retriever's top 100 for a benchmark query, from its text alone."""
@@ -194,7 +194,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
                 i = searcher.corpus.index_of(doc_id)
             except KeyError:
                 continue
-            gold_lines.append(GoldLine(searcher.citation(i), searcher.corpus.lines[i].text, ranks.get(doc_id)))
+            gold_lines.append(GoldLine(searcher.citation(i), searcher.text_of(i), ranks.get(doc_id)))
         gold_lines.sort(key=lambda g: (g.rank is None, g.rank or 0, g.citation.id))
         return QueryDetail(queries[qid], {m: round(float(scores[m]), 4) for m in METRICS}, gold_lines)
 

@@ -368,12 +368,12 @@ class Searcher:
             if len(hits) == k:
                 break
             i = self.corpus.index_of(doc_id)
-            line = self.corpus.lines[i]
-            matches = match_words(tokens, latin.tokenize(line.text, names))
+            line_text = self.text_of(i)
+            matches = match_words(tokens, latin.tokenize(line_text, names))
             if score <= 0 and not matches:
                 continue  # nothing shared and no positive evidence: not a hit
             ctx = self.context_lines(i, context, context) if context else []
-            hits.append(Hit(len(hits) + 1, self.citation(i), line.text, float(score), matches, ctx))
+            hits.append(Hit(len(hits) + 1, self.citation(i), line_text, float(score), matches, ctx))
         return hits
 
     def no_hits_note(self, text: str = "") -> str:
@@ -385,8 +385,12 @@ class Searcher:
         d = self.corpus.lines[i]
         return Citation(d.id, d.author, self.corpus.author_key_of(i), d.work, self.corpus.loci[i], d.book, d.line, d.tess_index, self.corpus.phrase(i))
 
+    def text_of(self, i: int) -> str:
+        """Line ``i`` as shown: mis-decoded punctuation decoded again (:func:`latin.readable`); word offsets are into it."""
+        return latin.readable(self.corpus.lines[i].text)
+
     def context_lines(self, i: int, before: int = 5, after: int = 5) -> list[ContextLine]:
-        return [ContextLine(self.citation(j), self.corpus.lines[j].text, j == i) for j in self.corpus.neighbours(i, before, after)]
+        return [ContextLine(self.citation(j), self.text_of(j), j == i) for j in self.corpus.neighbours(i, before, after)]
 
     def context(self, doc_id: str, before: int = 5, after: int = 5) -> list[ContextLine]:
         try:
