@@ -646,7 +646,7 @@ def test_shared_words_spell_out_the_kind_of_each_match_and_survive_commas_and_qu
     import io
 
     from latin_intertext.serve.explain import MatchedWord, WordSpan
-    from latin_intertext.serve.export import CSV_COLUMNS, hits_csv, shared_words
+    from latin_intertext.serve.export import CSV_COLUMNS, hits_csv, inert, shared_words
     from latin_intertext.serve.searcher import Citation, Hit
 
     span = lambda form, lemma, i: WordSpan(form, lemma, i, 0, len(form))  # noqa: E731
@@ -657,6 +657,12 @@ def test_shared_words_spell_out_the_kind_of_each_match_and_survive_commas_and_qu
     rows = list(csv.reader(io.StringIO(hits_csv('armis et, "cano"', [hit]))))
     assert rows[0] == list(CSV_COLUMNS)
     assert rows[1] == ["1", "2.5", "p-1-1", "Poeta", "Carmen", "1.1", 'arma, "et" virum, et', shared_words(matches), "2", 'armis et, "cano"']
+    # a passage a spreadsheet would run as a formula is written inert; a negative score is a number, left as it is
+    hit = Hit(1, Citation("p-1-1", "Poeta", "poeta", "Carmen", "1.1", 1, 1, "<p. 1.1>"), "@arma", -0.5, matches)
+    formula = '=HYPERLINK("http://example.org","arma")'
+    row = list(csv.reader(io.StringIO(hits_csv(formula, [hit]))))[1]
+    assert (row[1], row[6], row[-1]) == ("-0.5", "'@arma", "'" + formula)
+    assert [inert(c) for c in ("+1", "-que", "\tarma", "arma=", "'quoted")] == ["'+1", "'-que", "'\tarma", "arma=", "'quoted"]
 
 
 def test_cli_search_refuses_a_csv_path_it_cannot_write_before_searching(tmp_path, capsys):

@@ -22,7 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field, Strict
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Query as BenchmarkQuery
@@ -58,8 +58,15 @@ class SearchRequest(BaseModel):
     """The POST body; it also takes GET's names (``q``, ``author``), so a client can send either."""
 
     text: str = Field(..., validation_alias=AliasChoices("text", "q"), description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters); `q` also works, as in GET.", examples=["Aeneadum genetrix, hominum divomque voluptas"])
-    k: HitCount = 10
+    k: Annotated[HitCount, Strict()] = 10  # JSON's true is no count (lax pydantic reads it as 1); a query string's k is text
     authors: list[str] | str | None = Field(None, validation_alias=AliasChoices("authors", "author"), description=f"{AUTHOR_HELP} `author` also works, as in GET.")
+
+
+def _problem(error: dict) -> str:
+    """One validation error as ``field: what is wrong``; a body that is not JSON at all, with where it breaks."""
+    if error["type"] == "json_invalid":
+        return f"the body is not valid JSON (at character {error['loc'][-1]}: {error.get('ctx', {}).get('error', error['msg'])}); send e.g. {{\"text\": \"arma virumque cano\"}}"
+    return f"{'.'.join(str(part) for part in error['loc'] if part not in ('query', 'body', 'path', 'form'))}: {error['msg']}"
 
 
 def in_sample_note(retriever_name: str) -> str | None:
@@ -140,7 +147,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     @app.exception_handler(RequestValidationError)
     async def _on_invalid(request: Request, exc: RequestValidationError):
-        problems = [f"{'.'.join(str(part) for part in e['loc'] if part not in ('query', 'body', 'path', 'form'))}: {e['msg']}" for e in exc.errors()]
+        problems = [_problem(e) for e in exc.errors()]
         error = InvalidRequest("Invalid request: " + "; ".join(problems), problems, hint="Each endpoint's parameters are listed at /docs.")
         path = request.url.path
         if path == "/" or path == "/upload" or path.startswith("/upload/"):  # the search page keeps its form and the passage typed into it
@@ -310,13 +317,18 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)")
     async def api_upload(
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
-        q: Annotated[str, Form(description="The Latin passage.")] = "",
+        q: Annotated[str, Form(description="The Latin passage. Left out (or blank), the files are only indexed: the answer has their report and `upload_id`, no `hits`.")] = "",
         k: Annotated[int, Form(ge=1, le=MAX_K)] = 10,
         author: Annotated[str, Form(description=AUTHOR_HELP)] = "",
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
         """The answer's `upload_id` searches the same files again without sending them (`GET /api/upload/{upload_id}/search`)."""
-        return upload_payload(await _hold_upload(files, with_benchmark), q, k, author_list([author]))
+        upload_id = await _hold_upload(files, with_benchmark)
+        if not q.strip():
+            user = held_upload(upload_id)
+            return {"corpus": user.corpus.name, "retriever": user.retriever_name, "lines": user.corpus.report.lines, "units": len(user.corpus),
+                    "report": user.corpus.report.to_dict(), "upload_id": upload_id}
+        return upload_payload(upload_id, q, k, author_list([author]))
 
     @app.get(
         "/api/upload/{upload_id}/search",

@@ -3,6 +3,9 @@
 Tesserae's CSV gives each parallel's rank, both loci and texts, the shared words and the score; so does this,
 with the line's id and the kind of each match (form, lemma, candidate) spelled out, since a spreadsheet has no
 colours. The passage searched stands in every row, so that rows copied out of the file still say what they answer.
+A text cell that a spreadsheet would run as a formula (one opening with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return: a passage is whatever a user typed, and a CSV from the web page may reach someone else) is written with a
+``'`` before it, as OWASP advises against CSV injection; numbers are written as they are.
 """
 
 from __future__ import annotations
@@ -31,5 +34,14 @@ def hits_csv(query: str, hits: Sequence[Hit]) -> str:
     writer.writerow(CSV_COLUMNS)
     for hit in hits:
         c = hit.citation
-        writer.writerow([hit.rank, f"{hit.score:.6g}", c.id, c.author, c.work, c.locus, hit.text, shared_words(hit.matches), len(hit.matches), query])
+        texts = [c.id, c.author, c.work, c.locus, hit.text, shared_words(hit.matches)]
+        writer.writerow([hit.rank, f"{hit.score:.6g}", *map(inert, texts), len(hit.matches), inert(query)])
     return out.getvalue()
+
+
+_FORMULA_OPENERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(cell: str) -> str:
+    """``cell`` as a spreadsheet shows it and never runs it: a ``'`` before a formula's opening character."""
+    return f"'{cell}" if cell.startswith(_FORMULA_OPENERS) else cell
