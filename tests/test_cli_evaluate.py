@@ -156,7 +156,7 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     same = tmp_path / "same.json"
     assert main(["compare", str(folder / "bm25.run"), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(same), "--resamples", "1000"]) == 0
     tests = json.loads(same.read_text())["tests"]
-    assert all(t["diff"] == 0 and t["p_randomization"] == 1.0 for t in tests.values())
+    assert all(t["diff"] == 0 and t["p_randomization"] == 1.0 and t["n_queries_differing"] == 0 for t in tests.values())
     diff = tmp_path / "diff.json"
     assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--json", str(diff), "--resamples", "1000"]) == 0
     tests = json.loads(diff.read_text())["tests"]
@@ -172,6 +172,23 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     printed = capsys.readouterr().out
     assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
     assert "≤0.0010" in squash(printed)  # p at the floor of 1000 resamples is a bound, printed as the ranker report prints it
+    assert ndcg["n_queries_differing"] > 100 and "fewer than 20 queries differ" not in squash(capsys.readouterr().err)
+
+
+def test_compare_warns_that_an_interval_from_few_differing_queries_is_too_narrow(dataset_dir, bm25_outputs, tmp_path, capsys):
+    """Runs that differ on 4 queries: the percentile interval left out 0 while the randomization p was 0.125."""
+    _, folder = bm25_outputs
+    lines = (folder / "bm25.run").read_text().splitlines(keepends=True)
+    changed = sorted({line.split()[0] for line in lines})[:4]
+    fewer = tmp_path / "fewer.run"  # four queries answered with nothing relevant at the top
+    fewer.write_text("".join(line for line in lines if line.split()[0] not in changed))
+    json_path = tmp_path / "c.json"
+    assert main(["compare", str(fewer), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(json_path), "--resamples", "1000"]) == 0
+    ndcg = json.loads(json_path.read_text())["tests"]["ndcg_at_10"]
+    assert 0 < ndcg["n_queries_differing"] <= 4 and ndcg["p_randomization"] > 0.05
+    printed = capsys.readouterr()
+    assert squash("fewer than 20 queries differ: a percentile bootstrap interval of so few is too narrow") in squash(printed.err)
+    assert "queries differing" in printed.out.replace("\n", " ") or "differi" in printed.out
 
 
 @pytest.fixture(scope="module")

@@ -189,12 +189,21 @@ def compare(
         warn_missing(evaluation, str(path))
     clusters = span_group_ids(bench.queries, list(a.query_ids))
     tests = compare_evaluations(a, b, clusters, HEADLINE, resamples, SEED)
+    differing = {t.metric: differing_queries(a, b, t.metric) for t in tests}
     table = Table(title=f"A = {run_a.name}, B = {run_b.name} ({len(a.query_ids)} queries, paired)")
-    for col in ("metric", "A", "B", "A - B", "95% CI", "p (randomization)", "p (bootstrap)"):
+    for col in ("metric", "A", "B", "A - B", "95% CI", "p (randomization)", "p (bootstrap)", "queries differing"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for t in tests:
-        table.add_row(METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]", format_p(t.p_randomization, resamples), format_p(t.p_bootstrap, resamples))
+        table.add_row(
+            METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]",
+            format_p(t.p_randomization, resamples), format_p(t.p_bootstrap, resamples), str(differing[t.metric]),
+        )
     out.print(table)
+    if few := [METRICS[m].label for m, n in differing.items() if 0 < n < FEW_DIFFERING]:
+        _warn(
+            f"on {', '.join(few)}, fewer than {FEW_DIFFERING} queries differ: a percentile bootstrap interval of so few is too narrow "
+            "(it can leave out 0 where the difference is no more than chance); read the randomization p."
+        )
     grouped = Table(title=f"the same, by {len(set(clusters))} span groups", caption=SPAN_GROUPS_CAPTION)
     for col in ("metric", "A - B", "95% CI", "p (randomization)"):
         grouped.add_column(col, justify="left" if col == "metric" else "right")
@@ -204,9 +213,17 @@ def compare(
     data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "n_span_groups": len(set(clusters)), "resamples": resamples, "seed": SEED,
             "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},
             "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap,
-                                 **span_group_json(t)} for t in tests}}
+                                 "n_queries_differing": differing[t.metric], **span_group_json(t)} for t in tests}}
     ndcg = next(t for t in tests if t.metric == "ndcg_at_10")
     write_and_say((json_path, lambda tmp: write_json(data, tmp)), (plot, lambda tmp: plot_differences(a, b, ndcg, tmp, (run_a.name, run_b.name))))
+
+
+# Below this many queries that differ, a percentile bootstrap interval of the mean difference is too narrow to read.
+FEW_DIFFERING = 20
+
+
+def differing_queries(a: Evaluation, b: Evaluation, metric: str) -> int:
+    return int((a.per_query[metric] != b.per_query[metric]).sum())
 
 
 @app.command()
