@@ -228,6 +228,13 @@ def test_authors_are_read_alike_everywhere_repeated_comma_separated_or_one_strin
     assert {h["citation"]["author_key"] for h in posted["hits"]} <= {"vergil", "lucretius"} and len(posted["hits"]) == 6
 
 
+def test_a_passage_of_function_words_only_is_said_to_share_only_those(client):
+    note = "Every word of the passage is a function word (cum, et, in, non): its hits share only those"
+    assert note in client.get("/", params={"q": "et in cum non", "k": 3}).text
+    assert note in client.get("/api/search", params={"q": "et in cum non", "k": 3}).json()["note"]
+    assert "note" not in client.get("/api/search", params={"q": "et in cum arma", "k": 3}).json()
+
+
 def test_a_search_that_fills_k_links_to_twice_as_many(client):
     page = client.get("/", params={"q": PASSAGE, "k": 5, "author": "vergil"})
     assert 'href="/?q=Ordior+arma' in page.text and "author=vergil&amp;k=10" in page.text

@@ -128,8 +128,8 @@ def search_command(
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
     write_and_say((csv_out, lambda tmp: tmp.write_text(hits_csv(text, hits), encoding="utf-8")))
-    if searcher.info.fallback:
-        make_console(stderr=True, highlight=False).print(f"note: {escape(searcher.info.fallback)}", soft_wrap=True)
+    for note in filter(None, [searcher.info.fallback, searcher.weak_passage_note(text)]):
+        make_console(stderr=True, highlight=False).print(f"note: {escape(note)}", soft_wrap=True)
     if tess:
         print_report(make_console(stderr=True, highlight=False), searcher.corpus.report, ", ".join(map(str, tess)))
     if as_json:

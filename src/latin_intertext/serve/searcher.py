@@ -215,7 +215,7 @@ def validate_query(text: str, k: int = 10, names: frozenset[str] = frozenset()) 
     if text is None or not text.strip():
         raise QueryError("The passage is empty: paste at least one Latin word.")
     if len(text) > MAX_QUERY_CHARS:
-        raise QueryTooLong(f"The passage has {len(text):,} characters; the limit is {MAX_QUERY_CHARS:,} (about 60 verse lines). Search a shorter passage.")
+        raise QueryTooLong(f"The passage has {len(text):,} characters; the limit is {MAX_QUERY_CHARS:,} (about 100 hexameters). Search a shorter passage, or a long one part by part.")
     if not 1 <= k <= MAX_K:
         raise QueryError(f"k must be between 1 and {MAX_K}, not {k}.")
     tokens = latin.tokenize(text, names)
@@ -376,6 +376,13 @@ class Searcher:
             hits.append(Hit(len(hits) + 1, self.citation(i), line_text, float(score), matches, ctx))
         return hits
 
+    def weak_passage_note(self, text: str) -> str | None:
+        """What the hits of a passage made only of function words (*et in cum non*) can share: nothing but those."""
+        lemmas = {t.lemma for t in latin.tokenize(text, self.retriever.names)}
+        if lemmas and lemmas <= latin.FUNCTION_LEMMAS:
+            return f"Every word of the passage is a function word ({', '.join(sorted(lemmas))}): its hits share only those, which allude to nothing alone."
+        return None
+
     def no_hits_note(self, text: str = "") -> str:
         """What an empty result for ``text`` means for this retriever (Tesserae needs two shared words outside its stop
         list, the others one)."""
@@ -405,6 +412,8 @@ class Searcher:
         out = {"query": latin.composed(text), "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
         if self.info.fallback:  # why this is not the retriever the caller would expect
             out["fallback"] = self.info.fallback
+        if note := self.weak_passage_note(text):
+            out["note"] = note
         return {**out, "lines": self.corpus.report.lines, "units": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
 
     def authors(self) -> list[tuple[str, str]]:
