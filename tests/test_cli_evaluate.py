@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import re
 
 import numpy as np
@@ -64,7 +65,7 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
     assert sum(g["n_queries"] for g in report["per_span_length"].values()) == 482
     low, high = report["ci95"]["ndcg_at_10"]
     assert low < report["metrics"]["ndcg_at_10"] < high
-    assert report["retriever"] == "external.run" and report["config"]["run_file"] == str(path)
+    assert report["retriever"] == "external.run" and report["config"]["run_file"] == str(path) and len(report["config"]["run_file_sha256"]) == 64
     captured = capsys.readouterr()
     assert "nDCG@10" in captured.out and "by target author" in captured.out
     assert squash("a query counts under every author of its relevant lines, with its other authors' relevant lines taken out of its run") in squash(captured.out)
@@ -157,6 +158,11 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     assert main(["compare", str(folder / "bm25.run"), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(same), "--resamples", "1000"]) == 0
     tests = json.loads(same.read_text())["tests"]
     assert all(t["diff"] == 0 and t["p_randomization"] == 1.0 and t["n_queries_differing"] == 0 for t in tests.values())
+    from latin_intertext.sources.manifest import sha256_of
+
+    written = json.loads(same.read_text())  # what the figures came from: the package, the dataset's checksums, the runs
+    assert written["a_sha256"] == written["b_sha256"] == sha256_of(folder / "bm25.run") and written["dataset_version"] == "1.0.0"
+    assert written["dataset_sha256sums"] == sha256_of(Path(dataset_dir) / "SHA256SUMS") and written["latin_intertext"]
     diff = tmp_path / "diff.json"
     assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--json", str(diff), "--resamples", "1000"]) == 0
     tests = json.loads(diff.read_text())["tests"]

@@ -238,14 +238,22 @@ def test_push_uploads_the_folder_as_a_dataset_to_the_given_repo_and_branch(datas
 
     calls = []
     monkeypatch.setattr(huggingface_hub.HfApi, "create_repo", lambda self, repo_id, **kw: calls.append(("create", repo_id, kw)))
-    monkeypatch.setattr(huggingface_hub.HfApi, "upload_folder", lambda self, **kw: calls.append(("upload", kw["repo_id"], kw)))
+    monkeypatch.setattr(huggingface_hub.HfApi, "upload_folder", lambda self, **kw: calls.append(("upload", kw["repo_id"], kw)) or huggingface_hub.CommitInfo(
+        commit_url="https://huggingface.co/datasets/me/latin-test/commit/abc123", commit_message="", commit_description="", oid="abc123"))
+    monkeypatch.setattr(huggingface_hub.HfApi, "create_tag", lambda self, repo_id, **kw: calls.append(("tag", repo_id, kw)))
     monkeypatch.setenv("HF_TOKEN", "hf_dummy")
-    code, out, _err = run_cli(monkeypatch, capsys, "push", dataset_dir, "--repo-id", "me/latin-test", "--revision", "v1.0.0")
-    assert code == 0 and [(c[0], c[1]) for c in calls] == [("create", "me/latin-test"), ("upload", "me/latin-test")]
+    code, out, err = run_cli(monkeypatch, capsys, "push", dataset_dir, "--repo-id", "me/latin-test", "--revision", "release")
+    assert code == 0 and [(c[0], c[1]) for c in calls] == [("create", "me/latin-test"), ("upload", "me/latin-test"), ("tag", "me/latin-test")]
     assert calls[0][2]["repo_type"] == "dataset" and calls[0][2]["exist_ok"]
     upload = calls[1][2]
-    assert (upload["repo_type"], upload["revision"], upload["folder_path"]) == ("dataset", "v1.0.0", str(dataset_dir))
+    assert (upload["repo_type"], upload["revision"], upload["folder_path"]) == ("dataset", "release", str(dataset_dir))
     assert f"uploaded README.md ({(dataset_dir / 'README.md').stat().st_size:,} bytes) -> me/latin-test (dataset)" in out
+    # the uploaded commit is tagged with the revision the MTEB task loads, so that the task's metadata names a real one
+    from latin_intertext.evaluate.mteb_task import TASK_METADATA
+
+    tag = calls[2][2]
+    assert (tag["tag"], tag["revision"], tag["repo_type"], tag["exist_ok"]) == (TASK_METADATA.dataset["revision"], "abc123", "dataset", True)
+    assert "tagged the upload v1.0.0" in err
 
 
 def test_push_without_token_is_a_clear_error(dataset_dir, monkeypatch, capsys):

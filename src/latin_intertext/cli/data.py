@@ -129,10 +129,12 @@ def push(
     revision: Annotated[Optional[str], typer.Option("--revision", help="An existing branch of the repository to upload to (default: main).")] = None,
 ) -> None:
     """Upload a validated folder to the Hugging Face Hub (token from $HF_TOKEN)."""
-    from latin_intertext.publish.push import push as upload
+    from latin_intertext.publish.push import VERSION_TAG, push as upload
 
     plan = upload(dataset_folder(dataset, folder), repo_id, dry_run=dry_run, revision=revision)
     verb = "would upload" if dry_run else "uploaded"
     for name, size in plan:
         out.print(f"{verb} {name} ({size:,} bytes) -> {repo_id} (dataset)")
     err.print(f"{len(plan)} files, {sum(s for _, s in plan):,} bytes")
+    if not dry_run and revision != VERSION_TAG:
+        err.print(f"tagged the upload {VERSION_TAG} (the revision the MTEB task loads)")

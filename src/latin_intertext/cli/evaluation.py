@@ -22,6 +22,7 @@ from latin_intertext.evaluate.report import RunReport, build_report, plot_breakd
 from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, unlisted_queries, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p
 from latin_intertext.outputs import beside, check_outputs, write_json
+from latin_intertext.sources.manifest import sha256_of
 
 out = make_console(highlight=False)  # results on stdout; progress and errors on stderr
 DEFAULT_K = 1000
@@ -146,12 +147,12 @@ def evaluate(
     dataset = dataset_folder(dataset)
     check_outputs(save_run, json_path, plot, inputs=[run, dataset])
     bench = load_benchmark(dataset)
-    config: dict = {"dataset": str(bench.path)}
+    config: dict = provenance(bench)
     order_warnings: tuple[OrderWarning, ...] = ()
     if run is not None:
         read = _read_run(run, bench)
         name, scored, source, order_warnings = run.name, read.run, str(run), read.order_warnings
-        config["run_file"] = str(run)
+        config.update(provenance(bench, run))
     else:
         k = DEFAULT_K if k is None else k
         result = _retrieve(retriever, bench, k, cv)
@@ -210,12 +211,24 @@ def compare(
     for t in tests:
         grouped.add_row(METRICS[t.metric].label, f"{t.diff:+.4f}", f"[{t.ci95_clusters.low:+.4f}, {t.ci95_clusters.high:+.4f}]", format_p(t.p_randomization_clusters, resamples))
     out.print(grouped)
-    data = {"a": str(run_a), "b": str(run_b), "n_queries": len(a.query_ids), "n_span_groups": len(set(clusters)), "resamples": resamples, "seed": SEED,
+    data = {**provenance(bench), "a": str(run_a), "a_sha256": sha256_of(run_a), "b": str(run_b), "b_sha256": sha256_of(run_b), "n_queries": len(a.query_ids), "n_span_groups": len(set(clusters)), "resamples": resamples, "seed": SEED,
             "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},
             "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap,
                                  "n_queries_differing": differing[t.metric], **span_group_json(t)} for t in tests}}
     ndcg = next(t for t in tests if t.metric == "ndcg_at_10")
     write_and_say((json_path, lambda tmp: write_json(data, tmp)), (plot, lambda tmp: plot_differences(a, b, ndcg, tmp, (run_a.name, run_b.name))))
+
+
+def provenance(bench: Benchmark, run: Path | None = None) -> dict:
+    """What a --json report's figures came from, so that a reader can tell whether they can rerun them: this package's
+    version, the dataset's folder, version and checksum list (its SHA256SUMS file, which names every file's sha256),
+    and the run file's sha256."""
+    from latin_intertext import DATASET_VERSION, __version__
+
+    sums = Path(bench.path or "") / "SHA256SUMS"
+    out = {"latin_intertext": __version__, "dataset": str(bench.path), "dataset_version": DATASET_VERSION,
+           "dataset_sha256sums": sha256_of(sums) if bench.path and sums.is_file() else None}
+    return out | ({"run_file": str(run), "run_file_sha256": sha256_of(run)} if run is not None else {})
 
 
 # Below this many queries that differ, a percentile bootstrap interval of the mean difference is too narrow to read.

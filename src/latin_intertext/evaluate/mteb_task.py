@@ -17,9 +17,10 @@ from mteb.abstasks.retrieval import AbsTaskRetrieval
 from mteb.abstasks.task_metadata import TaskMetadata
 from mteb.models.model_meta import ModelMeta
 
-from latin_intertext import DATASET_NAME, DATASET_VERSION, HUB_REPO_ID, __version__
+from latin_intertext import DATASET_NAME, HUB_REPO_ID, __version__
 from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.publish.push import VERSION_TAG
 from latin_intertext.retrieve.base import REGISTRY, Retriever, make_retriever, resolve_name
 
 BURNS_2021 = r"""@inproceedings{burns-etal-2021-profiling,
@@ -38,7 +39,7 @@ TASK_METADATA = TaskMetadata(
         "Lucan (Bellum Civile), Ovid (Metamorphoses) or Statius (Thebaid) that scholarship identifies as parallels."
     ),
     reference="https://aclanthology.org/2021.naacl-main.389/",
-    dataset={"path": HUB_REPO_ID, "revision": f"v{DATASET_VERSION}"},
+    dataset={"path": HUB_REPO_ID, "revision": VERSION_TAG},  # the tag `push` puts on the commit it uploads
     type="Retrieval",
     category="t2t",
     modalities=["text"],

@@ -6,11 +6,15 @@ import os
 import re
 from pathlib import Path
 
+from latin_intertext import DATASET_NAME, DATASET_VERSION
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.publish.validate import validate_dataset
 
 # Hugging Face's rule for each half of owner/name: letters, digits, '-', '_', '.'; 1 to 96 characters, not starting or ending with '-' or '.'.
 _REPO_PART = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?"
+
+
+VERSION_TAG = f"v{DATASET_VERSION}"  # the dataset revision the MTEB task names
 
 
 def check_repo_id(repo_id: str) -> str:
@@ -46,5 +50,7 @@ def push(root: Path, repo_id: str, *, dry_run: bool = False, revision: str | Non
 
     api = HfApi(token=token)
     api.create_repo(repo_id, repo_type="dataset", exist_ok=True)
-    api.upload_folder(folder_path=str(root), repo_id=repo_id, repo_type="dataset", revision=revision, commit_message="Publish LatinEpicIntertextualityRetrieval")
+    commit = api.upload_folder(folder_path=str(root), repo_id=repo_id, repo_type="dataset", revision=revision, commit_message="Publish LatinEpicIntertextualityRetrieval")
+    if revision != VERSION_TAG:  # the MTEB task loads this tag (its metadata's dataset revision), so it must exist
+        api.create_tag(repo_id, tag=VERSION_TAG, tag_message=f"{DATASET_NAME} {VERSION_TAG}", revision=commit.oid, repo_type="dataset", exist_ok=True)
     return plan
