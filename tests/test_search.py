@@ -184,6 +184,16 @@ def test_malformed_tess_names_file_and_line(tmp_path):
     assert f"{MALFORMED}:4:" in "\n".join(info.value.problems) and f"{other}:2: no <citation>" in "\n".join(info.value.problems)
 
 
+def test_a_citation_inside_a_users_verse_is_a_lost_line_break_but_an_editors_brackets_are_not(tmp_path):
+    run_together = tmp_path / "catullus.tess"
+    run_together.write_text("<catull. 1.1>\tcui dono\n<catull. 1.2>\tarida modo <catull. 1.3>\tnamque tu\n<catull. 1.4>\tmeas <esse> nugas\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        Searcher.from_tess([run_together], retriever="bm25")
+    assert info.value.problems == [f"{run_together}:2: a citation <catull. 1.3> inside the verse: a line break lost?"]
+    run_together.write_text("<catull. 1.1>\tcui dono\n<catull. 1.4>\tmeas <esse> nugas\n", encoding="utf-8")
+    assert len(Searcher.from_tess([run_together], retriever="bm25").corpus) == 2
+
+
 def test_an_error_piped_to_a_file_keeps_each_problem_on_one_line(capsys, tmp_path, monkeypatch):
     """Rich wraps at 80 columns when not on a terminal; a ``file:line: reason`` cut in two could not be grepped."""
     monkeypatch.delenv("COLUMNS", raising=False)
