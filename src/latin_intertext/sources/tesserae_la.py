@@ -37,7 +37,7 @@ from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_f
 from latin_intertext.sources.tess import BLANK, NO_TEXT, Skipped, TessLine, TessText, parse_tess, split_lines
 
 COLLECTION = "tesserae-la"
-CACHE_VERSION = 2  # bump when the cache's format changes (latin.LEMMATISER_VERSION covers the lemmas)
+CACHE_VERSION = 3  # bump when the cache's format or the lines read change (latin.LEMMATISER_VERSION covers the lemmas); 3: a duplicate citation is one whose section repeats too
 _PROBLEM_LINE = re.compile(r":(\d+): ")
 
 
