@@ -325,9 +325,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         """The answer's `upload_id` searches the same files again without sending them (`GET /api/upload/{upload_id}/search`)."""
         upload_id = await _hold_upload(files, with_benchmark)
         if not q.strip():
-            user = held_upload(upload_id)
-            return {"corpus": user.corpus.name, "retriever": user.retriever_name, "lines": user.corpus.report.lines, "units": len(user.corpus),
-                    "report": user.corpus.report.to_dict(), "upload_id": upload_id}
+            return {**held_upload(upload_id).corpus_payload(), "upload_id": upload_id}
         return upload_payload(upload_id, q, k, author_list([author]))
 
     @app.get(

@@ -286,11 +286,12 @@ def _distinct_parts(sections: set[str]) -> dict[str, str]:
     or nothing when the file has one section."""
     if len(sections) < 2:
         return {}
-    words = [section.split() for section in sections]
+    words = {section: section.split() for section in sections}
+    first = next(iter(words.values()))
     common = 0
-    while all(len(w) > common and w[common] == words[0][common] for w in words):
+    while all(len(w) > common and w[common] == first[common] for w in words.values()):
         common += 1
-    return {section: " ".join(w[common:]) for section, w in zip(sections, words)}
+    return {section: " ".join(w[common:]) for section, w in words.items()}
 
 
 def _tag_prefix(tess_index: str) -> str:

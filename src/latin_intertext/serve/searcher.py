@@ -414,7 +414,11 @@ class Searcher:
             out["fallback"] = self.info.fallback
         if note := self.weak_passage_note(text):
             out["note"] = note
-        return {**out, "lines": self.corpus.report.lines, "units": len(self.corpus), "report": self.corpus.report.to_dict()} if report else out
+        return out | self.corpus_payload() if report else out
+
+    def corpus_payload(self) -> dict:
+        """What was indexed: the corpus's name, retriever, size and report (users' files: every line left out or renamed)."""
+        return {"corpus": self.corpus.name, "retriever": self.retriever_name, "lines": self.corpus.report.lines, "units": len(self.corpus), "report": self.corpus.report.to_dict()}
 
     def authors(self) -> list[tuple[str, str]]:
         """(key, display name) of every author in the corpus."""
