@@ -238,7 +238,7 @@ class _Builder:
         work = WORKS[epic] if epic else display_name(work_key)
         if apart_from:
             author, work = f"{display_name(EPIC_STEMS[apart_from])} (your file)", WORKS[EPIC_STEMS[apart_from]]
-        sections = len({_tag_prefix(tl.tess_index) for tl in text.lines}) > 1  # (ids key on the whole tag, as always)
+        sections = len({tl.work_tag for tl in text.lines}) > 1  # (ids key on the whole tag, as always)
         shown_sections = _distinct_parts({tl.section for tl in text.lines})  # several works in one file: "jul. 49.4"
         dup_notes = {tl.lineno: note for tl, note in duplicates}
         all_lines = sorted([*text.lines, *(tl for tl, _ in duplicates)], key=lambda tl: tl.lineno)
@@ -292,10 +292,6 @@ def _distinct_parts(sections: set[str]) -> dict[str, str]:
     while all(len(w) > common and w[common] == first[common] for w in words.values()):
         common += 1
     return {section: " ".join(w[common:]) for section, w in words.items()}
-
-
-def _tag_prefix(tess_index: str) -> str:
-    return tess_index.strip("<>").rsplit(" ", 1)[0] if " " in tess_index else ""
 
 
 def benchmark_corpus(bench: Benchmark) -> Corpus:

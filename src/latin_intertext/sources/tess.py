@@ -49,11 +49,15 @@ class TessLine:
         ``<suet. vit. jul. 1.1>``): what tells apart the works of a file that holds several."""
         return " ".join(self.tess_index.strip("<>").split()[1:-1])
 
+    @property
+    def work_tag(self) -> str:
+        """The citation without its locus ("suet. vit. jul." in ``<suet. vit. jul. 1.1>``; "" in ``<1.1>``)."""
+        return self.tess_index.strip("<>").rsplit(" ", 1)[0] if " " in self.tess_index else ""
+
     def inner_citation(self) -> str | None:
         """A citation of this line's own work inside its verse (``arida modo <catull. 1.3> namque tu``): two lines run
         together where a line break was lost; or None. Angle brackets around words (an editor's supplement) are no citation."""
-        work = self.tess_index.strip("<>").rsplit(" ", 1)[0] if " " in self.tess_index else ""
-        m = re.search(rf"<{re.escape(work)}\s+[^\s<>]+>", self.text) if work else None
+        m = re.search(rf"<{re.escape(self.work_tag)}\s+[^\s<>]+>", self.text) if self.work_tag else None
         return m.group() if m else None
 
     @property
