@@ -150,9 +150,9 @@ def evaluate(
     config: dict = provenance(bench)
     order_warnings: tuple[OrderWarning, ...] = ()
     if run is not None:
-        read = _read_run(run, bench)
+        read = _read_run(run, bench)  # checked before it is hashed
         name, scored, source, order_warnings = run.name, read.run, str(run), read.order_warnings
-        config.update(provenance(bench, run))
+        config.update(run_file=str(run), run_file_sha256=sha256_of(run))
     else:
         k = DEFAULT_K if k is None else k
         result = _retrieve(retriever, bench, k, cv)
@@ -219,16 +219,15 @@ def compare(
     write_and_say((json_path, lambda tmp: write_json(data, tmp)), (plot, lambda tmp: plot_differences(a, b, ndcg, tmp, (run_a.name, run_b.name))))
 
 
-def provenance(bench: Benchmark, run: Path | None = None) -> dict:
+def provenance(bench: Benchmark) -> dict:
     """What a --json report's figures came from, so that a reader can tell whether they can rerun them: this package's
-    version, the dataset's folder, version and checksum list (its SHA256SUMS file, which names every file's sha256),
-    and the run file's sha256."""
+    version, the dataset's folder, version and checksum list (its SHA256SUMS file, which names every file's sha256);
+    the reports add each run file's sha256."""
     from latin_intertext import DATASET_VERSION, __version__
 
     sums = Path(bench.path or "") / "SHA256SUMS"
-    out = {"latin_intertext": __version__, "dataset": str(bench.path), "dataset_version": DATASET_VERSION,
-           "dataset_sha256sums": sha256_of(sums) if bench.path and sums.is_file() else None}
-    return out | ({"run_file": str(run), "run_file_sha256": sha256_of(run)} if run is not None else {})
+    return {"latin_intertext": __version__, "dataset": str(bench.path), "dataset_version": DATASET_VERSION,
+            "dataset_sha256sums": sha256_of(sums) if bench.path and sums.is_file() else None}
 
 
 # Below this many queries that differ, a percentile bootstrap interval of the mean difference is too narrow to read.

@@ -128,10 +128,11 @@ def search_command(
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
     write_and_say((csv_out, lambda tmp: tmp.write_text(hits_csv(text, hits), encoding="utf-8")))
+    notes = make_console(stderr=True, highlight=False)
     for note in filter(None, [searcher.info.fallback, searcher.weak_passage_note(text)]):
-        make_console(stderr=True, highlight=False).print(f"note: {escape(note)}", soft_wrap=True)
+        notes.print(f"note: {escape(note)}", soft_wrap=True)
     if tess:
-        print_report(make_console(stderr=True, highlight=False), searcher.corpus.report, ", ".join(map(str, tess)))
+        print_report(notes, searcher.corpus.report, ", ".join(map(str, tess)))
     if as_json:
         typer.echo(json.dumps(searcher.payload(text, hits, report=bool(tess)), ensure_ascii=False, indent=1))
         return

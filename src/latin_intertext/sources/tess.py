@@ -47,7 +47,7 @@ class TessLine:
     def section(self) -> str:
         """The citation's words between the author's abbreviation and the locus ("vit. jul." in
         ``<suet. vit. jul. 1.1>``): what tells apart the works of a file that holds several."""
-        return " ".join(self.tess_index.strip("<>").split()[1:-1])
+        return " ".join(self.work_tag.split()[1:])
 
     @property
     def work_tag(self) -> str:

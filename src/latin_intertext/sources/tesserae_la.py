@@ -74,7 +74,8 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
     malformed: list[str] = []
     try:
         text = parse_tess(path, display=name)
-        if not lenient and (run_together := [f"{name}:{t.lineno}: a citation {t.inner_citation()} inside the verse: a line break lost?" for t in text.lines if t.inner_citation()]):
+        run_together = [] if lenient else [f"{name}:{t.lineno}: a citation {c} inside the verse: a line break lost?" for t in text.lines if (c := t.inner_citation())]
+        if run_together:
             raise InputError(f"{name}: {len(run_together)} line(s) holding two cited lines", run_together, "Break each such line in two at its second citation.")
     except InputError as exc:
         if not lenient or not exc.problems:  # strict, or an unreadable file: nothing to be lenient about
