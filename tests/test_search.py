@@ -71,7 +71,11 @@ def test_search_explains_matches_on_both_sides(searcher):
         assert 2 <= len(hit.context) <= 5
     as_json = json.loads(json.dumps(hits[0].to_dict()))
     assert {"rank", "citation", "text", "score", "matches", "context"} <= set(as_json)
-    assert as_json["matches"][0]["query"][0]["position"] >= 0
+    word = as_json["matches"][0]["query"][0]  # a query word as JSON: where it stands among the words and in the text
+    assert set(word) == {"form", "lemma", "position", "start", "end"}
+    assert latin.tokenize(SILIUS_OPENING)[word["position"]].form == word["form"] == SILIUS_OPENING[word["start"] : word["end"]]
+    first = hits[0].matches[0].query[0]
+    assert word == {"form": first.form, "lemma": first.lemma, "position": first.position, "start": first.start, "end": first.end}
 
 
 def test_match_kinds():
@@ -360,10 +364,12 @@ def test_ids_unique_over_all_tesserae_la(sources_dir):
     assert len(kept) == len(set(kept))  # (the other duplicates differ by their section: no ~N needed)
     report = corpus.report
     raw = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in files)
-    assert report.lines + len(report.left_out()) == raw  # nothing silently dropped
+    extra = sum(int(note.rsplit("read as ", 1)[1]) - 1 for note in report.run_together)  # lines held by a line whose break was lost
+    assert (len(report.run_together), extra, len(report.without_text)) == (23, 28, 32)
+    assert report.lines + len(report.left_out()) == raw + extra  # nothing silently dropped
     # prose sections of over 40 words are searched as their phrases (and a phrase of over 40 words as runs of its clauses);
     # no line of the benchmark's epics is cut
-    assert (report.long_lines, report.phrases) == (72_821, 574_335) and len(corpus) == report.lines - report.long_lines + report.phrases
+    assert (report.long_lines, report.phrases) == (72_822, 574_279) and len(corpus) == report.lines - report.long_lines + report.phrases
     assert not [i for i in ids if i.split("-")[0] in ("vergil", "lucan", "ovid", "statius") and ".p" in i]
     assert len(report.malformed) == 558 and all(":" in m for m in report.malformed)  # the figure the README's quirk table gives
     assert len(report.duplicates) == 11_955 and "kept as" in report.duplicates[0]
@@ -673,6 +679,10 @@ def test_shared_words_spell_out_the_kind_of_each_match_and_survive_commas_and_qu
     row = list(csv.reader(io.StringIO(hits_csv(formula, [hit]))))[1]
     assert (row[1], row[6], row[-1]) == ("-0.5", "'@arma", "'" + formula)
     assert [inert(c) for c in ("+1", "-que", "\tarma", "arma=", "'quoted")] == ["'+1", "'-que", "'\tarma", "arma=", "'quoted"]
+    # every opener a spreadsheet reads as a formula, each on its own: = + - @, a tab and a carriage return
+    openers = ("=1+1", "+1", "-que", "@SUM(A1)", "\tarma", "\r=1+1")
+    assert [inert(c) for c in openers] == ["'" + c for c in openers]
+    assert [inert(c) for c in ("arma\r", "1-2", "a@b")] == ["arma\r", "1-2", "a@b"]  # only an opening character counts
 
 
 def test_cli_search_refuses_a_csv_path_it_cannot_write_before_searching(tmp_path, capsys):

@@ -162,3 +162,37 @@ def test_author_key(tag, key):
 def test_author_key_unknown_abbreviation():
     with pytest.raises(KeyError, match="unknown author abbreviation 'hor.'"):
         author_key("<hor. carm. 1.1>")
+
+
+def test_lines_run_together_are_read_as_two_when_reading_leniently(tmp_path):
+    """A lost line break (``... facessunt.<coripp. johann. 2.1> Pellitur ...`` in Tesserae-la's Corippus) holds two
+    cited lines: the lenient reader of Tesserae-la reads both and notes it; the strict reader calls it malformed."""
+    path = write_tess(
+        tmp_path,
+        "<x. 1.4>\tarma",
+        "<x. 1.5>\tlitora multum.<x. 2.1>\tille et terris <x. 2.2> iactatus",
+        "<x. 2.3>\t<x. 2.4>\tvi superum",
+        "<y. 1.1>\tciting <x. 1.1> is no break",
+    )
+    text = parse_tess(path, display="t.tess", split_run_together=True)
+    assert [(line.tess_index, line.text, line.lineno) for line in text.lines] == [
+        ("<x. 1.4>", "arma", 1), ("<x. 1.5>", "litora multum.", 2), ("<x. 2.1>", "ille et terris", 2),
+        ("<x. 2.2>", "iactatus", 2), ("<x. 2.4>", "vi superum", 3), ("<y. 1.1>", "citing <x. 1.1> is no break", 4),
+    ]
+    assert text.run_together == [
+        "t.tess:2: 3 cited lines run together (<x. 1.5> and <x. 2.1> and <x. 2.2>): a line break lost; read as 3",
+        "t.tess:3: 2 cited lines run together (<x. 2.3> and <x. 2.4>): a line break lost; read as 2",
+    ]
+    assert [str(s) for s in text.skipped] == ["t.tess:3: citation without text"]
+    with pytest.raises(InputError, match="two citations on one line, <x. 2.3> and <x. 2.4>"):
+        parse_tess(path, display="t.tess")
+
+
+def test_tesserae_la_lines_run_together_are_read_as_two(sources_dir):
+    from latin_intertext.sources.tesserae_la import read_tess
+
+    read = read_tess(sources_dir / "tesserae-la" / "corippus.johannis.tess", "corippus.johannis.tess")
+    by_citation = {line.tess_index: line for line in read.text.lines}
+    assert by_citation["<coripp. johann. 1.581>"].text == "exultantque animis et laeti iussa facessunt."
+    assert by_citation["<coripp. johann. 2.1>"].text.startswith("Pellitur interea cunctis") and by_citation["<coripp. johann. 2.1>"].lineno == 581
+    assert len(read.text.run_together) == 4 and not any(line.inner_citation() for line in read.text.lines)

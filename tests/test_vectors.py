@@ -204,6 +204,20 @@ def test_a_damaged_lemma_cache_is_made_again_not_a_traceback(sources_dir, small_
     assert "damaged lemma cache" in caplog.text and str(first.path) in caplog.text
     assert again.vocab == first.vocab and (again.ids == first.ids).all() and again.path.read_bytes() == data
     assert tesserae_la.NOT_TEXTS and again.report.ignored == [f"{name}: {why}; ignored" for name, why in tesserae_la.NOT_TEXTS.items()]
+    assert again.report.held_out == [f"tesserae-la/valerius_flaccus.argonautica.tess: {tesserae_la.HELD_OUT['tesserae-la/valerius_flaccus.argonautica.tess']}"]
+    assert "held out: tesserae-la/valerius_flaccus.argonautica.tess" in again.report.summary()
+
+
+def test_the_queries_own_text_is_searched_but_never_learned_from(sources_dir):
+    """Vectors and corpus-wide lemma frequencies come from Tesserae-la without Valerius Flaccus, whose lines the
+    benchmark's queries are; the search index of Tesserae-la still holds it."""
+    from latin_intertext.sources import tesserae_la
+
+    held = "tesserae-la/valerius_flaccus.argonautica.tess"
+    _, learned = tesserae_la.source_files(sources_dir, learning=True)
+    searched, _ = tesserae_la.pinned_files(sources_dir)
+    assert held not in [f.local_path for f in learned] and sources_dir / held in searched
+    assert len(searched) - len(learned) == len(tesserae_la.HELD_OUT) == 1
 
 
 @pytest.mark.parametrize("damage", ["truncate", "sidecar"])

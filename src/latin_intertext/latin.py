@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 7
+LEMMATISER_VERSION = 8
 
 
 def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:
@@ -69,8 +69,17 @@ _ASSIMILATIONS = (
 )
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
-# Spellings of one lemma that no prefix rule covers.
-_LEMMA_VARIANTS = {"tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior"}
+# Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*) and
+# superlatives that simplemma files under one headword but their older spelling under another (*maximus*: *magnus*).
+_LEMMA_VARIANTS = {
+    "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
+    "lacruma": "lacrima", "lacrumo": "lacrimo", "lacrumosus": "lacrimosus", "maximus": "magnus", "maxumus": "magnus",
+    "optimus": "bonus", "optumus": "bonus", "relliquiae": "reliquia", "reliquiae": "reliquia", "lubido": "libido",
+    "hau": "haud", "humor": "umor",
+}
+# The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
+# modernise: a lemma is keyed by the later spelling (*uulnus*, *uertex*), so that both editions meet.
+_OLDER_VOWELS = ((re.compile(r"(?<!q)uol(?=[ntgp])"), "uul"), (re.compile(r"(?<!q)uor(?=[ts])"), "uer"))
 # Frequent forms in verse whose simplemma lemma is none of their readings in Whitaker's Words (*oris*: *auris*, *ratus*:
 # *rattus* "rat", *nouis*: *nos*, *iusta*: *iuxta*), or splits one noun three ways (*fata*, *fato*, *fatis*: *fata*,
 # *fatum*, *fatus*); each gets the reading epic verse mostly means. Tests check each against both lexicons.
@@ -81,7 +90,10 @@ SIMPLEMMA_ERRORS = {
     "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey").
-VERSE_READINGS = {"cano": "cano", "uincit": "uinco", "uincis": "uinco", "uincimus": "uinco", "uincitur": "uinco"}
+VERSE_READINGS = {
+    "cano": "cano", "uincit": "uinco", "uincis": "uinco", "uincimus": "uinco", "uincitur": "uinco", "uulnera": "uulnus",
+    "humor": "umor",
+}
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two verbs: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), so each sense gets its own
 # lemma, told by the form's stem (the first-person *uolo* stays with the commoner *uelle*).
@@ -456,7 +468,15 @@ def sense(folded: str, lemma: str) -> str:
 def canonical_lemma(lemma: str) -> str:
     """One spelling per folded lemma: prefixes assimilated (*inmensus* is *immensus*) and known variants merged."""
     lemma = _ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma, count=1)
+    for older, later in _OLDER_VOWELS:
+        lemma = older.sub(later, lemma)
     return _LEMMA_VARIANTS.get(lemma, lemma)
+
+
+def older_spellings(folded: str) -> list[str]:
+    """The form in the older spelling a lexicon may key it by (*uulnera*: *uolnera*), or none."""
+    older = folded.replace("uul", "uol")
+    return [older] if older != folded else []
 
 
 _CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms]|[aei]n)$")  # -en, -an, -in: Greek accusatives

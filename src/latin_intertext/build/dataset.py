@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from latin_intertext import latin
+from latin_intertext import QUERY_FILE_STEM, latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
 from latin_intertext.sources.gold import WORKS, GoldParallel, line_ends, read_gold
@@ -26,7 +26,6 @@ TARGET_FILES = {  # author key -> file stem in naacl2021/texts
     "ovid": "ovid.metamorphoses",
     "statius": "statius.thebaid",
 }
-QUERY_FILE_STEM = "valerius_flaccus.argonautica"
 GOLD_FILE = "naacl2021/vf_intertext_dataset_1_0.csv"
 VF_BOOK = 1
 

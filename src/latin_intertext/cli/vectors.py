@@ -23,7 +23,7 @@ def train_vectors_command(
     from latin_intertext.sources.tesserae_la import texts_in_manifest
     from latin_intertext.vectors import train_vectors
 
-    n_files = len(texts_in_manifest())
+    n_files = len(texts_in_manifest(learning=True))
     n_files = min(n_files, limit_files) if limit_files else n_files
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as progress:

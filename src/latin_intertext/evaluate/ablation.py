@@ -81,7 +81,7 @@ def variants() -> list[Variant]:
         [Variant("full model (no author prior)"), Variant("full model + learned author prior", author_prior=True)]
         + [Variant(f"without {family}", drop=(family,)) for family in FAMILIES if family not in OPTIONAL_FAMILIES]
         + [Variant("full model without monotone constraints", monotone=False)]
-        + [Variant("full model + lemma rarity in Tesserae-la (613 texts)", background="tesserae-la")]
+        + [Variant("full model + lemma rarity in Tesserae-la (612 texts: not the queries' own)", background="tesserae-la")]
         + [Variant("full model + word-vector themes (Word2Vec on Tesserae-la)", vectors="default")]
         + [Variant(f"settings: {n} trees instead of {trees}", settings=(("n_estimators", n),)) for n in (trees // 2, trees * 2)]
         + [Variant(f"settings: another bag (random seeds {members}-{2 * members - 1} instead of 0-{members - 1})", settings=(("seed", members),))]

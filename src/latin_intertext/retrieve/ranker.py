@@ -166,7 +166,7 @@ class EvidenceRanker(LearnedRetriever):
         return self
 
     def _background_idf(self):
-        """Lemma rarity in the Tesserae Latin corpus (613 texts): rare in all of Latin, not just in this corpus."""
+        """Lemma rarity in the Tesserae Latin corpus (612 texts: all but the queries' own): rare in all of Latin, not just in this corpus."""
         if self.background is None:
             return None
         from latin_intertext.sources.tesserae_la import lemma_frequencies

@@ -92,11 +92,13 @@ class IndexReport:
     malformed: list[str] = field(default_factory=list)  # left out: file:line: reason
     duplicates: list[str] = field(default_factory=list)  # kept under a ~N id: file:line: ...
     ignored: list[str] = field(default_factory=list)  # files not read: file: reason
+    run_together: list[str] = field(default_factory=list)  # read as the two (or more) cited lines it holds: file:line: ...
 
     def add(self, read: TessRead) -> None:
         """Count one file as read by :func:`sources.tesserae_la.read_tess` (its duplicates are noted as they get ids)."""
         self.files += 1
         self.malformed.extend(read.malformed)
+        self.run_together.extend(read.text.run_together)
         self.blank.extend(map(str, read.blank_lines))
         self.without_text.extend(map(str, read.without_text))
 
@@ -107,11 +109,11 @@ class IndexReport:
     def counts(self) -> dict[str, int]:
         return {
             "files": self.files, "lines": self.lines, "long_lines": self.long_lines, "phrases": self.phrases,
-            **{name: len(getattr(self, name)) for name in ("blank", "without_text", "malformed", "duplicates", "ignored")},
+            **{name: len(getattr(self, name)) for name in ("blank", "without_text", "malformed", "duplicates", "ignored", "run_together")},
         }
 
     def to_dict(self) -> dict:
-        return {"counts": self.counts(), "malformed": self.malformed, "blank": self.blank, "without_text": self.without_text, "duplicates": self.duplicates, "ignored": self.ignored}
+        return {"counts": self.counts(), **{name: getattr(self, name) for name in ("malformed", "blank", "without_text", "duplicates", "ignored", "run_together")}}
 
 
 @dataclass

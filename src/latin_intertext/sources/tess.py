@@ -111,14 +111,18 @@ class TessText:
     skipped: list[Skipped] = field(default_factory=list)
     separators: dict[str, int] = field(default_factory=dict)  # "tab"/"space" -> count
     duplicates: list[Duplicate] = field(default_factory=list)
+    run_together: list[str] = field(default_factory=list)  # file:line: notes of lines read as two (split_run_together)
 
 
-def parse_tess(path: Path | str, *, require_book_line: bool = False, display: str | None = None) -> TessText:
+def parse_tess(path: Path | str, *, require_book_line: bool = False, display: str | None = None, split_run_together: bool = False) -> TessText:
     """Parse one ``.tess`` file.
 
     Malformed lines raise :class:`InputError` listing every one as ``file:line: reason``;
     blank lines and duplicate citations are skipped and recorded in ``TessText.skipped``.
     ``require_book_line`` demands integer ``BOOK.LINE`` loci, as the benchmark's epics have.
+    ``split_run_together`` reads a line holding a second citation of its work (a lost line break:
+    ``<coripp. johann. 1.581> ... facessunt.<coripp. johann. 2.1> Pellitur ...``) as the lines it holds, each
+    noted in ``TessText.run_together``; without it, a second citation opening the verse is malformed.
     """
     path = Path(path)
     name = display or str(path)
@@ -143,27 +147,32 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
         if not m["tag"] and not any(c.isdigit() for c in m["locus"]):
             problems.append(f"{name}:{lineno}: citation <{m['locus']}> has no locus (e.g. <lucr. 1.1>)")
             continue
-        if (inner := _CITATION.match(m["text"])) and inner["tag"] == m["tag"]:
+        pieces = _run_together(m) if split_run_together else [(m["locus"], m["sep"], m["text"])]
+        if len(pieces) > 1:
+            loci = " and ".join(f"<{m['tag']} {locus}>" for locus, _, _ in pieces)
+            result.run_together.append(f"{name}:{lineno}: {len(pieces)} cited lines run together ({loci}): a line break lost; read as {len(pieces)}")
+        elif (inner := _CITATION.match(m["text"])) and inner["tag"] == m["tag"]:
             problems.append(f"{name}:{lineno}: two citations on one line, <{m['tag']} {m['locus']}> and <{inner['tag']} {inner['locus']}>: a line break lost?")
             continue
-        if require_book_line and not _BOOK_LINE.match(m["locus"]):
-            problems.append(f"{name}:{lineno}: citation locus {m['locus']!r} is not BOOK.LINE (e.g. <verg. aen. 1.1>)")
-            continue
-        text = m["text"].strip()
-        if not text:
-            result.skipped.append(Skipped(name, lineno, NO_TEXT, line))
-            continue
-        tag = f"<{m['tag']} {m['locus']}>" if m["tag"] else f"<{m['locus']}>"
-        tess_line = TessLine(tag, m["locus"], text, name, lineno)
-        citation = (tess_line.section, tess_line.locus)
-        if citation in seen:
-            result.skipped.append(Skipped(name, lineno, DUPLICATE, text, tag, f"(first at line {seen[citation]}); first kept"))
-            result.duplicates.append(Duplicate(tess_line, seen[citation]))
-            continue
-        seen[citation] = lineno
-        sep = "tab" if "\t" in m["sep"] else "space"
-        result.separators[sep] = result.separators.get(sep, 0) + 1
-        result.lines.append(tess_line)
+        for locus, separator, verse in pieces:
+            if require_book_line and not _BOOK_LINE.match(locus):
+                problems.append(f"{name}:{lineno}: citation locus {locus!r} is not BOOK.LINE (e.g. <verg. aen. 1.1>)")
+                continue
+            text = verse.strip()
+            tag = f"<{m['tag']} {locus}>" if m["tag"] else f"<{locus}>"
+            if not text:
+                result.skipped.append(Skipped(name, lineno, NO_TEXT, line if len(pieces) == 1 else tag))
+                continue
+            tess_line = TessLine(tag, locus, text, name, lineno)
+            citation = (tess_line.section, tess_line.locus)
+            if citation in seen:
+                result.skipped.append(Skipped(name, lineno, DUPLICATE, text, tag, f"(first at line {seen[citation]}); first kept"))
+                result.duplicates.append(Duplicate(tess_line, seen[citation]))
+                continue
+            seen[citation] = lineno
+            sep = "tab" if "\t" in separator else "space"
+            result.separators[sep] = result.separators.get(sep, 0) + 1
+            result.lines.append(tess_line)
     if problems:
         raise InputError(
             f"{name}: {len(problems)} malformed line(s)",
@@ -171,6 +180,19 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
             hint="Each line must read '<author. work BOOK.LINE>' then a tab or a space, then the verse.",
         )
     return result
+
+
+def _run_together(m: re.Match) -> list[tuple[str, str, str]]:
+    """(locus, separator, verse) of each line a matched line holds: itself, and one more per citation of its own
+    work inside its verse (none for a bare locus ``<1.1>``, whose work is unknown)."""
+    if not m["tag"]:
+        return [(m["locus"], m["sep"], m["text"])]
+    inner = re.compile(rf"<{re.escape(m['tag'])}\s+(?P<locus>[^\s<>]+)>(?P<sep>[\t ]*)")
+    pieces, locus, sep, start = [], m["locus"], m["sep"], 0
+    for found in inner.finditer(m["text"]):
+        pieces.append((locus, sep, m["text"][start : found.start()]))
+        locus, sep, start = found["locus"], found["sep"] or " ", found.end()
+    return pieces + [(locus, sep, m["text"][start:])]
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The Tesserae Latin corpus (``tesserae-la``, 613 texts and a test fixture left out): read leniently, lemmatised once, cached.
 
 It is the training text for word vectors, the basis of corpus-wide lemma
-frequencies and (through ``serve.corpora``) the search index. The texts are messy
+frequencies (both without :data:`HELD_OUT`, the benchmark's queries' own text) and
+(through ``serve.corpora``) the search index. The texts are messy
 (byte-order marks, blank lines, odd loci, duplicate citations, some malformed lines).
 :func:`read_tess` is the one reader of them: :func:`sources.tess.parse_tess` is strict,
 so each file is read with it and, where it reports malformed lines, read again without
@@ -30,14 +31,14 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from latin_intertext import latin
+from latin_intertext import QUERY_FILE_STEM, latin
 from latin_intertext.errors import InputError
 from latin_intertext.paths import data_home
 from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
 from latin_intertext.sources.tess import BLANK, NO_TEXT, Skipped, TessLine, TessText, parse_tess, split_lines
 
 COLLECTION = "tesserae-la"
-CACHE_VERSION = 3  # bump when the cache's format or the lines read change (latin.LEMMATISER_VERSION covers the lemmas); 3: a duplicate citation is one whose section repeats too
+CACHE_VERSION = 4  # bump when the cache's format or the lines read change (latin.LEMMATISER_VERSION covers the lemmas); 3: a duplicate citation is one whose section repeats too; 4: HELD_OUT left out, lines run together read as two
 _PROBLEM_LINE = re.compile(r":(\d+): ")
 
 
@@ -73,7 +74,7 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
     name = display or str(path)
     malformed: list[str] = []
     try:
-        text = parse_tess(path, display=name)
+        text = parse_tess(path, display=name, split_run_together=lenient)
         run_together = [] if lenient else [f"{name}:{t.lineno}: a citation {c} inside the verse: a line break lost?" for t in text.lines if (c := t.inner_citation())]
         if run_together:
             raise InputError(f"{name}: {len(run_together)} line(s) holding two cited lines", run_together, "Break each such line in two at its second citation.")
@@ -86,7 +87,7 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
         with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=True) as tmp:
             tmp.write("\n".join("" if i in bad else line for i, line in enumerate(raw, start=1)))
             tmp.flush()
-            text = parse_tess(tmp.name, display=name)  # same line numbers; malformed ones are now blank
+            text = parse_tess(tmp.name, display=name, split_run_together=True)  # same line numbers; malformed ones are now blank
         text.skipped = [s for s in text.skipped if s.lineno not in bad]
     dropped = {d.line.lineno for d in text.duplicates}
     text.skipped = [s for s in text.skipped if s.lineno not in dropped]
@@ -96,6 +97,12 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
 
 # Pinned files that are not Latin texts: left out of everything built from the collection, and reported.
 NOT_TEXTS = {f"{COLLECTION}/test.tester.tess": "Tesserae's own test fixture (the first line of the Aeneid), not a text"}
+# Pinned texts that nothing is learned from (word vectors, corpus-wide lemma frequencies), though they are searched:
+# the benchmark's queries are lines of this text, so statistics drawn from it would have read the queries.
+HELD_OUT = {
+    f"{COLLECTION}/{QUERY_FILE_STEM}.tess": "the text of the benchmark's queries, left out of the word vectors and lemma "
+    "frequencies so that no benchmark figure rests on statistics of its queries' own lines (it is still searched)"
+}
 # Texts of the upstream collection that the snapshot behind the manifest left out: neither pinned nor searched, and said so.
 NOT_IN_SNAPSHOT = {
     f"{COLLECTION}/jerome.vulgate.tess": "Jerome's Vulgate, in tesserae/tesserae at the pinned commit but left out of the "
@@ -132,9 +139,11 @@ class CorpusReport:
     words: int = 0
     blank: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # duplicate citations and citations without text
+    run_together: list[str] = field(default_factory=list)  # lines holding two cited lines, read as two
     malformed: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # pinned files that are not texts (NOT_TEXTS)
     absent: list[str] = field(default_factory=list)  # upstream texts the snapshot lacks (NOT_IN_SNAPSHOT)
+    held_out: list[str] = field(default_factory=list)  # texts not learned from (HELD_OUT)
 
     def add(self, read: TessRead) -> None:
         """Count one file as read by :func:`read_tess`."""
@@ -143,13 +152,16 @@ class CorpusReport:
         self.blank.extend(map(str, read.blank_lines))
         self.skipped.extend([note for _, note in read.duplicates] + [str(s) for s in read.without_text])
         self.malformed.extend(read.malformed)
+        self.run_together.extend(read.text.run_together)
 
     def summary(self) -> str:
         return (
             f"{self.files} files, {self.lines:,} lines, {self.words:,} words; "
             f"{len(self.malformed)} malformed and {len(self.skipped)} skipped lines left out, {len(self.blank)} blank lines"
+            + (f", {len(self.run_together)} lines holding two cited lines read as two" if self.run_together else "")
             + (f"; {len(self.ignored)} file(s) ignored" if self.ignored else "")
             + (f"; not in the snapshot: {', '.join(n.split(':')[0] for n in self.absent)}" if self.absent else "")
+            + (f"; held out: {', '.join(n.split(':')[0] for n in self.held_out)}" if self.held_out else "")
         )
 
     def to_dict(self) -> dict:
@@ -191,14 +203,16 @@ class LemmaFrequencies:
         return float(np.log((self.n_lines + 1) / (self.doc_freq.get(lemma, 0) + 1)) + 1)
 
 
-def texts_in_manifest() -> list[SourceFile]:
-    """The manifest's files that are texts (not :data:`NOT_TEXTS`), in manifest order."""
-    return [f for f in load_manifest(COLLECTION) if f.local_path not in NOT_TEXTS]
+def texts_in_manifest(*, learning: bool = False) -> list[SourceFile]:
+    """The manifest's files that are texts (not :data:`NOT_TEXTS`), in manifest order; ``learning``: the texts that
+    statistics are learned from (word vectors, lemma frequencies), which leave out :data:`HELD_OUT` too."""
+    left_out = NOT_TEXTS | HELD_OUT if learning else NOT_TEXTS
+    return [f for f in load_manifest(COLLECTION) if f.local_path not in left_out]
 
 
-def source_files(sources: Path | str | None = None, limit_files: int | None = None) -> tuple[Path, list[SourceFile]]:
+def source_files(sources: Path | str | None = None, limit_files: int | None = None, *, learning: bool = False) -> tuple[Path, list[SourceFile]]:
     """The verified source root and the pinned files to read (the first ``limit_files`` in manifest order)."""
-    files = texts_in_manifest()
+    files = texts_in_manifest(learning=learning)
     if limit_files is not None:
         files = files[: max(0, limit_files)]
     mirror = mirror_from_env(sources)
@@ -220,6 +234,7 @@ def read_lines(path: Path, report: CorpusReport, display: str | None = None) -> 
 def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_file: Callable[[str], None] | None) -> Iterator[list[str]]:
     report.ignored = [ignored_note(Path(name)) for name in NOT_TEXTS]
     report.absent = not_in_snapshot_notes()
+    report.held_out = [f"{name}: {why}" for name, why in HELD_OUT.items()]
     for entry in files:
         for line in read_lines(root / entry.local_path, report, entry.local_path):
             lemmas = latin.lemmas(line.text)
@@ -244,7 +259,7 @@ def lemmatised_corpus(
     on_file: Callable[[str], None] | None = None,
 ) -> LemmaCorpus:
     """The lemmatised corpus, computed once and cached (``on_file`` is called per file when computing)."""
-    root, files = source_files(sources, limit_files)  # verified once, for the cache key and the reading
+    root, files = source_files(sources, limit_files, learning=True)  # verified once, for the cache key and the reading
     path = _cache_path(files, limit_files)
     if path.is_file():
         try:
