@@ -102,7 +102,7 @@ def test_openapi_documents_the_api(client):
     assert "post" in spec["paths"]["/api/search"] and client.get("/docs").status_code == 200
     searches = ("/api/search", "/api/search.csv", "/api/upload/{upload_id}/search", "/api/upload/{upload_id}/search.csv")
     params = [[p for p in spec["paths"][path]["get"]["parameters"] if p["in"] == "query"] for path in searches]
-    assert [p["name"] for p in params[0]] == ["q", "k", "author"] and all(p == params[0] for p in params)  # one query string for all four
+    assert [p["name"] for p in params[0]] == ["q", "k", "author", "authors"] and all(p == params[0] for p in params)  # one query string for all four
     assert params[0][1]["schema"]["maximum"] == MAX_K and params[0][2]["schema"]["type"] == "array"
 
 
@@ -138,6 +138,25 @@ def test_post_100k_paste(client):
     assert client.post("/api/search", json={"text": PASSAGE, "k": 3}).status_code == 200
     broken = client.post("/api/search", content=b'{"text": "arma",', headers={"content-type": "application/json"})
     assert broken.status_code == 422 and "the body is not valid JSON (at character 16" in broken.json()["detail"]
+
+
+def test_unknown_names_are_refused_and_authors_works_in_get_as_in_post(client):
+    """A misspelt filter silently dropped answers another question: ``authors=lucan`` gave Vergil's lines before."""
+    by_get = client.get("/api/search", params={"q": PASSAGE, "k": 3, "authors": "lucan"})
+    assert by_get.status_code == 200 and {h["citation"]["author_key"] for h in by_get.json()["hits"]} == {"lucan"}
+    assert client.get("/api/search.csv", params={"q": PASSAGE, "authors": "lucan"}).status_code == 200
+    unknown = client.get("/api/search", params={"q": PASSAGE, "kk": 5})
+    assert unknown.status_code == 422 and "kk: Extra inputs are not permitted" in unknown.json()["detail"]
+    posted = client.post("/api/search", json={"text": PASSAGE, "kk": 3})
+    assert posted.status_code == 422 and "kk: Extra inputs are not permitted" in posted.json()["detail"]
+
+
+def test_a_passage_that_is_not_utf8_is_a_clear_400_not_a_500(client):
+    lone = client.post("/api/search", content=b'{"text": "arma \\ud800 virumque"}', headers={"content-type": "application/json"})
+    assert lone.status_code == 400 and "not valid Unicode at character 6" in lone.json()["detail"]
+    latin1 = client.post("/api/search", content='{"text": "arma é"}'.encode("latin-1"), headers={"content-type": "application/json"})
+    assert latin1.status_code == 400 and "the body is not UTF-8 JSON; send it encoded as UTF-8" in latin1.json()["detail"]
+    assert client.get("/no/such/page").status_code == 404  # other HTTP errors as before
 
 
 def test_upload_tess_and_search(client):
@@ -266,7 +285,8 @@ def test_the_same_file_uploaded_twice_is_refused(client, first, second):
     """Ids are made from file names lower-cased, so names that differ only in case would give one text's ids to two."""
     twice = [("files", (first, b"<a. 1.1>\tarma")), ("files", (second, b"<a. 1.1>\tarma"))]
     r = client.post("/api/upload", files=twice, data={"q": "arma"})
-    assert r.status_code == 400 and f"{first} and {second}: given more than once" in r.json()["detail"]
+    said = f"{first}: given 2 times" if first == second else f"{first} and {second}: both give the ids poet.text-LOCUS"
+    assert r.status_code == 400 and said in r.json()["detail"]
 
 
 @pytest.mark.parametrize(

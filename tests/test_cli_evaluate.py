@@ -190,11 +190,20 @@ def test_compare_warns_that_an_interval_from_few_differing_queries_is_too_narrow
     fewer.write_text("".join(line for line in lines if line.split()[0] not in changed))
     json_path = tmp_path / "c.json"
     assert main(["compare", str(fewer), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(json_path), "--resamples", "1000"]) == 0
-    ndcg = json.loads(json_path.read_text())["tests"]["ndcg_at_10"]
+    from latin_intertext.evaluate.metrics import HEADLINE, METRICS
+
+    tests = json.loads(json_path.read_text())["tests"]
+    ndcg = tests["ndcg_at_10"]
     assert 0 < ndcg["n_queries_differing"] <= 4 and ndcg["p_randomization"] > 0.05
+    assert all(0 < tests[m]["n_queries_differing"] <= 4 for m in HEADLINE)  # so every metric is named in the warning
     printed = capsys.readouterr()
-    assert squash("fewer than 20 queries differ: a percentile bootstrap interval of so few is too narrow") in squash(printed.err)
-    assert "queries differing" in printed.out.replace("\n", " ") or "differi" in printed.out
+    labels = ", ".join(METRICS[m].label for m in HEADLINE)
+    assert squash(f"warning: on {labels}, fewer than 20 queries differ: a percentile bootstrap interval of so few is too narrow "
+                  "(it can leave out 0 where the difference is no more than chance); read the randomization p.") in squash(printed.err)
+    # the table's last column counts, metric by metric, the queries differing that the JSON gives
+    paired = printed.out.split("the same, by ")[0]
+    rows = [cells for line in paired.splitlines() if (cells := [c.strip() for c in line.split("\u2502")[1:-1]]) and cells[0]]
+    assert [cells[-1] for cells in rows] == [str(tests[m]["n_queries_differing"]) for m in HEADLINE]
 
 
 @pytest.fixture(scope="module")

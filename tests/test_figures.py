@@ -59,3 +59,28 @@ def test_splice_takes_the_body_literally():
 def test_splice_without_the_markers_raises(readme):
     with pytest.raises(LatinIntertextError, match=r"figures:ranker -->"):
         splice(readme, "ranker", "figures")
+
+
+def test_dataset_block_gives_each_figure_of_the_card_under_its_own_name():
+    """`figures` writes the README's dataset block from `stats --json`: with the card's figures it is the block the
+    README holds, and each row names its own figure (945 gold parallels, not the 978 qrels)."""
+    import json
+    import re
+    from pathlib import Path
+
+    from latin_intertext.cli.figures import _dataset_table
+    from latin_intertext.publish.stats import REFERENCE, stats_rows
+
+    assert stats_rows(REFERENCE) == [
+        ("corpus (lines)", "39,675"),
+        ("queries (VF 1 spans)", "482"),
+        ("qrels", "978"),
+        ("gold parallels", "945"),
+        ("relevant docs / query", "2.03 (min=1, max=10)"),
+    ]
+    distinct = {**REFERENCE, "corpus": 1001, "queries": 1002, "qrels": 1003, "gold_parallels": 1004}  # no figure stands in for another
+    assert [value for _, value in stats_rows(distinct)[:4]] == ["1,001", "1,002", "1,003", "1,004"]
+    table = _dataset_table(json.dumps(REFERENCE))
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"<!-- figures:dataset -->\n(.*?)\n<!-- /figures:dataset -->", readme, re.S)[1] == table
+    assert "| gold parallels | 945 |" in table and "| Ovid | Metamorphoses | 11,995 |" in table

@@ -53,6 +53,24 @@ def test_mteb_descriptive_statistics_are_the_card_s(dataset_dir):
     assert relevant["num_missing_corpus_ids"] == relevant["num_missing_query_ids"] == 0
 
 
+def test_mteb_descriptive_statistics_read_the_folder_given_not_mteb_s_cache(dataset_dir, tmp_path):
+    """mteb's own method returns (and writes) a copy cached in its package: for a missing folder too."""
+    from latin_intertext.errors import LatinIntertextError
+    from latin_intertext.evaluate.mteb_task import descriptive_statistics
+
+    cached = LatinEpicIntertextualityRetrieval().metadata.descriptive_stat_path
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    before = cached.read_bytes() if cached.exists() else None
+    cached.write_text('{"test": {"num_queries": 1}}')  # a stale cache, as a first run leaves
+    try:
+        with pytest.raises(LatinIntertextError):
+            descriptive_statistics(tmp_path / "missing")
+        assert descriptive_statistics(dataset_dir)["test"]["num_queries"] == 482
+        assert cached.read_text() == '{"test": {"num_queries": 1}}'  # neither read nor rewritten
+    finally:
+        cached.write_bytes(before) if before is not None else cached.unlink()
+
+
 @pytest.mark.parametrize("name", ["bm25", "bm25-lemma"])
 def test_mteb_scores_equal_ours(task, dataset_dir, name):
     result = mteb.evaluate(search_model(name), task, cache=None, show_progress_bar=False)

@@ -224,6 +224,31 @@ def test_atomic_dir_removes_what_killed_runs_left_beside_the_folder(tmp_path):
     assert (tmp_path / "idx" / "meta.json").read_text() == "{}"
 
 
+def test_atomic_files_removes_what_killed_runs_left_beside_the_file(tmp_path):
+    """A run killed mid-write leaves ``.r.run.partial-PID-*`` (megabytes of a run) and ``.r.run.old-PID-*``; the next
+    write of the same file clears them, and leaves a live run's and other files' alone."""
+    stale = [tmp_path / f".r.run.partial-{NOT_RUNNING}-ab", tmp_path / f".r.run.old-{NOT_RUNNING}-cd"]
+    kept = [tmp_path / f".r.run.partial-{os.getpid()}-live", tmp_path / f".other.run.partial-{NOT_RUNNING}-x"]
+    for path in stale + kept:
+        path.write_text("x" * 100)
+    with atomic_files(tmp_path / "r.run") as (tmp,):
+        tmp.write_text("q Q0 d 1 1.0 r\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["r.run", *(p.name for p in kept)])
+
+
+@pytest.mark.parametrize("special", ["fifo", "device"])
+def test_an_output_that_is_a_pipe_or_a_device_is_refused_not_replaced(tmp_path, special):
+    """Written whole beside its target and renamed over it, an output would replace /dev/null or a named pipe by a file."""
+    target = tmp_path / "out.json"
+    if special == "fifo":
+        os.mkfifo(target)
+    else:
+        target = Path("/dev/null")
+    with pytest.raises(OutputError, match="is not a regular file \\(a device, a pipe or a socket\\)"):
+        check_outputs(target, option="--json")
+    assert not target.is_file()
+
+
 # -- 7. Ctrl-C -------------------------------------------------------------------
 
 
@@ -238,3 +263,17 @@ def test_ctrl_c_during_a_command_exits_130_and_writes_nothing(tmp_path, monkeypa
     assert main(["build", "--out", str(tmp_path / "ds")]) == 130
     assert "interrupted" in squash(capsys.readouterr().err)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_full_standard_output_is_a_one_line_error_not_a_traceback(dataset_dir):
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-c", "import sys; from latin_intertext.cli import main; sys.exit(main(sys.argv[1:]))", "stats", str(dataset_dir), "--json"],
+            stdout=full, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == "error: standard output: No space left on device. Free the space or choose another place, and run the command again."

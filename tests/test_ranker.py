@@ -12,7 +12,7 @@ import pytest
 
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import LatinIntertextError
-from latin_intertext.evaluate.cv import cross_validate, grouped_folds
+from latin_intertext.evaluate.cv import cross_validate, grouped_folds, training_ids
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.retrieve import make_retriever
 from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
@@ -377,7 +377,7 @@ def test_the_search_page_gets_every_line_sharing_a_word_not_only_the_ranker_s_ca
     for k in (6, 10, 100, 500):  # the candidates' neighbours, which share no word, once took places and left fewer than k hits
         hits = searcher.search("arma", k=k)
         assert len(hits) == k and [h.rank for h in hits] == list(range(1, k + 1))
-        assert all(h.matches or h.score > 0 for h in hits)
+        assert all(h.matches for h in hits), [h.id for h in hits if not h.matches]  # each shares a word with the query
     cand, _ = ranker.score_candidates("arma")
     scores = ranker.score_all("arma")
     assert scores[cand].min() > np.delete(scores, cand).max()  # every candidate above every other line
@@ -630,6 +630,9 @@ def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus
     for i, train in enumerate(draws):
         test = set(folds[i % 2].test_ids)
         assert len(train) == 2 and not train & test
+    # each seed of LEARNING_SEEDS draws its own share (seed by seed, fold by fold), not one share thrice
+    assert draws == [set(training_ids(bench, fold, 0.5, seed)) for seed in ablation.LEARNING_SEEDS for fold in folds]
+    assert len({frozenset(train) for train in draws[0::2]}) > 1 and len({frozenset(train) for train in draws[1::2]}) > 1
     assert curve[0]["training_queries"] == 2
     low, high = curve[0]["range"]["ndcg_at_10"]
     assert low <= curve[0]["ndcg_at_10"] <= high
@@ -670,6 +673,32 @@ def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):
     assert set(report.baselines) == {"bm25", "learned-baseline"}
 
 
+def test_ranker_report_tests_the_ranker_as_a_against_the_best_of_several_baselines(corpus, monkeypatch):
+    """Of two baselines, the one with the higher nDCG@10 is tested against, whichever is named first; each paired
+    test's A is the ranker (its means are the report's metrics), B that baseline, and the difference is A - B."""
+    from latin_intertext.evaluate import ablation
+    from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec
+
+    class LastLineFirst(Retriever):  # a poor baseline: the corpus read backwards, whatever the query
+        def _index(self, corpus):
+            self._scores = np.arange(len(corpus), dtype=float)
+
+        def score_all(self, text):
+            return self._scores
+
+    monkeypatch.setitem(REGISTRY, "last-line-first", RetrieverSpec("last-line-first", LastLineFirst, "test double"))
+    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)")])
+    report = ablation.ranker_report(spaced_bench(corpus), 2, baselines=("last-line-first", "bm25"), learning_fractions=())
+    assert report.baselines["last-line-first"]["ndcg_at_10"] < report.baselines["bm25"]["ndcg_at_10"]
+    assert report.best_baseline == "bm25"
+    assert [t["metric"] for t in report.paired_tests] == list(ablation.REPORTED)
+    for test in report.paired_tests:
+        m = test["metric"]
+        assert (test["mean_a"], test["mean_b"]) == (pytest.approx(report.metrics[m]), pytest.approx(report.baselines["bm25"][m]))
+        assert test["diff"] == pytest.approx(report.metrics[m] - report.baselines["bm25"][m])
+    assert report.metrics["ndcg_at_10"] != report.baselines["bm25"]["ndcg_at_10"]  # else A and B swapped would look the same
+
+
 def test_report_tests_against_every_registered_baseline():
     from latin_intertext.evaluate.ablation import registered_baselines
 
@@ -684,6 +713,16 @@ def test_neighbour_values_stop_at_the_edges_of_a_book(corpus):
     values = np.arange(1, 13, dtype=np.float32)
     assert lines.before(values).tolist() == [0, 1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11]
     assert lines.after(values).tolist() == [2, 3, 4, 5, 6, 0, 8, 9, 10, 11, 12, 0]
+
+
+def test_neighbour_values_stop_at_the_edge_of_a_book_within_one_work():
+    """One work of two books of three lines: the last line of book 1 is no neighbour of the first of book 2, either way."""
+    texts = WORKS["Poeta", "Carmen"]
+    books = [CorpusLine(f"carmen-{b}-{n}", texts[3 * (b - 1) + n - 1], "Poeta", "Carmen", b, n, f"<Carmen {b}.{n}>") for b in (1, 2) for n in (1, 2, 3)]
+    lines = small_ranker().index(books)._lines
+    values = np.arange(1, 7, dtype=np.float32)
+    assert lines.before(values).tolist() == [0, 1, 2, 0, 4, 5]
+    assert lines.after(values).tolist() == [2, 3, 0, 5, 6, 0]
 
 
 def test_pair_feature_matrix_equals_the_line_by_line_definition(corpus):

@@ -159,6 +159,25 @@ def test_tesserae_scores_a_passage_alike_alone_with_others_and_from_search():
     assert alone == pytest.approx({retriever.doc_ids[i]: float(scores[i]) for i in np.flatnonzero(np.isfinite(scores))}, rel=1e-6)
 
 
+def test_tesserae_score_detail_gives_the_terms_of_the_score_it_made():
+    """Each line's detail rebuilds its score from v3's terms, and names the shared words the stop list left out."""
+    from latin_intertext.serve.explain import score_terms
+
+    retriever = make_retriever("tesserae", stopwords=1).index(_CORPUS_FOR_ISOLATION)  # stop list: the commonest lemma
+    (stopped,) = retriever.stoplist
+    passage = "ratem nauta ducit per undas"
+    scores = retriever.score_all(passage)
+    for doc in np.flatnonzero(np.isfinite(scores)):
+        detail = retriever.score_detail(passage, int(doc))
+        total = sum(w["inv_freq"] for w in detail["query"] + detail["line"])
+        assert detail["score"] == pytest.approx(float(scores[doc])) == pytest.approx(math.log(total / (detail["d_query"] + detail["d_line"])))
+        assert stopped not in {w["form"] for w in detail["query"] + detail["line"]} and f"= {detail['score']:.3f}: " in score_terms(detail)
+        shares_it = stopped in _CORPUS_FOR_ISOLATION[doc].text.split()
+        assert detail["stop_listed"] == ([stopped] if shares_it else []) and score_terms(detail).endswith(f"; not scored (stop list): {stopped}") == shares_it
+    assert retriever.score_detail(passage, 2) is None and not np.isfinite(scores[2])  # a line v3 does not score has no terms
+    assert make_retriever("bm25").index(_CORPUS_FOR_ISOLATION).score_detail(passage, 0) is None and score_terms(None) == ""
+
+
 _CORPUS_FOR_ISOLATION = [
     CorpusLine(f"d{i}", t, "poeta", "carmen", 1, i + 1, f"<p. c. 1.{i + 1}>")
     for i, t in enumerate(["ratem nauta ducit", "per undas ratem ducit nauta", "nauta canit in siluis", "undas ratem uidet"])

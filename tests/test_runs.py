@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from latin_intertext.errors import InputError
@@ -85,6 +87,17 @@ def test_duplicates_and_nan_and_missing_file(tmp_path):
         read_trec_run(nan)
     with pytest.raises(InputError, match="run file not found"):
         read_trec_run(tmp_path / "absent.run")
+
+
+@pytest.mark.parametrize("score, reason", [
+    ("inf", "score 'inf' is infinite"), ("-inf", "score '-inf' is infinite"), ("1e400", "score '1e400' is infinite (or beyond a 64-bit float)"),
+    ("1_000", "score '1_000' is not a number"),
+])
+def test_scores_trec_eval_would_read_otherwise_are_refused(tmp_path, score, reason):
+    run = tmp_path / "odd.run"
+    run.write_text(f"q 0 a 1 2.0 t\nq 0 d 2 {score} t\n")
+    with pytest.raises(InputError, match=re.escape(f"odd.run:2: {reason}")):
+        read_trec_run(run)
 
 
 def test_a_rank_written_as_a_whole_float_is_read_but_not_a_fraction(tmp_path):

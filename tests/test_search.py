@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,9 @@ def test_author_filter(searcher):
     assert hits and {h.citation.author_key for h in hits} <= {"lucan", "statius"}
     with pytest.raises(UnknownAuthorError, match="homer"):
         searcher.search(SILIUS_OPENING, authors=["homer"])
+    for wrong in (5, [5], ["vergil", None]):
+        with pytest.raises(QueryError, match=re.escape(f"authors must be author keys or names as strings (e.g. ['vergil', 'Lucan']), not {wrong!r}.")):
+            searcher.search(SILIUS_OPENING, authors=wrong)
 
 
 @pytest.mark.parametrize(
@@ -144,6 +148,7 @@ def test_author_filter(searcher):
         ("   \n\t", QueryError, "empty"),
         ("1234 -- !!! 56", QueryError, "no Latin words"),
         ("μῆνιν ἄειδε θεὰ", QueryError, "no word in the Latin alphabet"),
+        ("arma \udcff virumque", QueryError, "not valid Unicode at character 6 \\(a lone surrogate"),  # a shell's undecodable byte
         ("arma " * 2000, QueryTooLong, f"{MAX_QUERY_CHARS:,}"),
     ],
 )
@@ -173,6 +178,29 @@ def test_own_tess_with_benchmark(benchmark):
     assert s.benchmark is benchmark and s.retriever.doc_ids[0] == benchmark.corpus[0].id
     authors = {h.citation.author_key for h in s.search("Aeneadum genetrix hominum divomque voluptas alma Venus", k=10)}
     assert "lucretius" in authors and authors & {"vergil", "ovid", "lucan", "statius"}
+
+
+def test_files_with_no_latin_word_are_an_error_not_a_traceback(tmp_path):
+    """Digits and punctuation make verse lines but no vocabulary: every retriever's index would fail inside sklearn or bm25s."""
+    numbers = tmp_path / "numbers.tess"
+    numbers.write_text("<catull. 1.1>\t123 456 !!!\n<catull. 1.2>\t1.2, 3\n", encoding="utf-8")
+    for retriever in ("best", "bm25", "bm25-lemma"):
+        with pytest.raises(InputError, match=f"No words in {numbers}: its verses hold only digits and punctuation"):
+            Searcher.from_tess([numbers], retriever=retriever)
+
+
+def test_files_whose_names_give_the_same_ids_are_named_with_their_folders(tmp_path):
+    (tmp_path / "sub").mkdir()
+    for name in ("my-poems.tess", "my_poems.tess", "sub/ovid.tess", "ovid.tess"):
+        (tmp_path / name).write_text("<a. 1.1>\tarma\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        tess_corpus([tmp_path / n for n in ("my-poems.tess", "my_poems.tess", "sub/ovid.tess", "ovid.tess")])
+    assert info.value.problems == [
+        f"{tmp_path / 'my-poems.tess'} and {tmp_path / 'my_poems.tess'}: both give the ids my_poems.text-LOCUS",
+        f"{tmp_path / 'sub/ovid.tess'} and {tmp_path / 'ovid.tess'}: both give the ids ovid.text-LOCUS",
+    ]
+    with pytest.raises(InputError, match="ovid.tess: both give the ids ovid.text-LOCUS. Line ids are made from a file's name"):
+        tess_corpus([tmp_path / "sub/ovid.tess", tmp_path / "ovid.tess"])
 
 
 def test_malformed_tess_names_file_and_line(tmp_path):

@@ -44,6 +44,26 @@ def test_cluster_bootstrap_resamples_whole_clusters():
     assert clustered.high - clustered.low == pytest.approx(independent.high - independent.low, rel=0.15)
 
 
+def test_cluster_bootstrap_of_unequal_clusters_averages_over_the_queries_drawn():
+    """Clusters of 1 to 12 queries (the benchmark's span groups are unequal): each resample's mean is over the
+    queries its drawn clusters hold, recomputed here draw by draw; dividing by the number of queries instead would
+    shift every resample by how many queries its clusters happened to hold."""
+    from latin_intertext.evaluate.stats import SEED, cluster_bootstrap_ci
+
+    sizes = [1, 12, 2, 7, 1, 3, 9, 1, 5, 4]
+    clusters = np.repeat(np.arange(len(sizes)) * 10 + 3, sizes)[::-1]  # ids need not be 0..k-1, nor rows in cluster order
+    values = np.random.default_rng(8).random((len(clusters), 2))
+    draws = np.random.default_rng(SEED).integers(0, len(sizes), size=(500, len(sizes)))  # the same draws, by cluster
+    ids = np.unique(clusters)
+    means = []
+    for drawn in draws:
+        rows = [i for c in drawn for i in range(len(clusters)) if clusters[i] == ids[c]]
+        means.append(values[rows].mean(axis=0))
+    ours = cluster_bootstrap_ci(values, clusters, 500)
+    for column, interval in enumerate(ours):
+        low, high = np.quantile(np.array(means)[:, column], [0.025, 0.975])
+        assert (interval.low, interval.high) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+
 def test_cluster_randomization_flips_whole_clusters():
     from latin_intertext.evaluate.stats import cluster_randomization_test
 

@@ -264,3 +264,43 @@ def test_a_missing_build_report_is_named(copy, monkeypatch, capsys):
     write_checksums(copy)
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     assert problems == [problems[0]] and problems[0].startswith("build_report.json: unreadable or incomplete")
+
+
+@pytest.mark.parametrize(
+    "config, edit, problem",
+    [
+        ("qrels", lambda rows: rows[0].update(score=float("nan")), "qrels row 1: score nan is not a number"),
+        ("queries", lambda rows: rows[2].update(query_phrases=None), "queries row 3: query_phrases is null"),
+        ("corpus", lambda rows: rows[9].update(text=None), "corpus row 10: text is null"),
+    ],
+)
+def test_nulls_and_nan_resealed_are_named_by_validate_and_load_not_a_traceback(copy, monkeypatch, capsys, config, edit, problem):
+    rewrite_parquet(copy, config, edit, reseal=True)
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    assert problem in problems[0]
+    with pytest.raises(ValidationError, match=re.escape(problem)):
+        load_benchmark(copy)
+
+
+def test_a_score_that_is_no_grade_is_refused_by_load_not_read_as_0(copy):
+    rewrite_parquet(copy, "qrels", lambda rows: rows[3].update(score=0.5), reseal=True)
+    with pytest.raises(ValidationError, match=re.escape("qrels row 4: score 0.5 is not a whole number (a relevance grade)")):
+        load_benchmark(copy)
+    assert "qrels row 4: score 0.5 should be 1.0" in validate_dataset(copy)
+
+
+def test_checksums_of_files_outside_the_folder_are_refused(copy, monkeypatch, capsys):
+    sums = copy / "SHA256SUMS"
+    sums.write_text(sums.read_text() + f"{'0' * 64}  ../../etc/passwd\n{'0' * 64}  /etc/hostname\n")
+    problems, _err = problems_via_cli(copy, monkeypatch, capsys)
+    n = len(sums.read_text().splitlines())
+    assert problems == [
+        f"SHA256SUMS:{n - 1}: '../../etc/passwd' lies outside the dataset folder (absolute, or through ..); it lists only the folder's own files",
+        f"SHA256SUMS:{n}: '/etc/hostname' lies outside the dataset folder (absolute, or through ..); it lists only the folder's own files",
+    ]
+
+
+def test_load_refuses_a_folder_whose_listed_stats_json_is_gone(copy):
+    (copy / "stats.json").unlink()
+    with pytest.raises(ValidationError, match=re.escape(f"{copy / 'stats.json'}: listed in SHA256SUMS but missing")):
+        load_benchmark(copy)

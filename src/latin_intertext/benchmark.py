@@ -6,10 +6,11 @@ Every stage after ``build`` (retrieve, evaluate, serve) receives a :class:`Bench
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -147,7 +148,9 @@ def parse_checksums(root: Path) -> tuple[dict[str, str], list[str]]:
     entries, malformed = {}, []
     for n, line in enumerate((root / CHECKSUMS).read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
         match = _CHECKSUM_LINE.fullmatch(line)
-        if match:
+        if match and (PurePosixPath(match[2]).is_absolute() or ".." in PurePosixPath(match[2]).parts):
+            malformed.append(f"{CHECKSUMS}:{n}: {match[2]!r} lies outside the dataset folder (absolute, or through ..); it lists only the folder's own files")
+        elif match:
             entries[match[2]] = match[1]
         else:
             malformed.append(f"{CHECKSUMS}:{n}: malformed line {line[:80]!r} (expected '<64 hex digits>  <path>')")
@@ -197,7 +200,8 @@ def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
     problems = []
     if verify:
         read = [config_path(Path(), c).as_posix() for c in CONFIGS]
-        found = checksum_problems(root, read + ["stats.json"] if (root / "stats.json").is_file() else read)
+        listed = (root / CHECKSUMS).is_file() and "stats.json" in parse_checksums(root)[0]
+        found = checksum_problems(root, read + ["stats.json"] if listed or (root / "stats.json").is_file() else read)
         problems += [f"{root / name}: {what}" for name, _, what in (p.partition(": ") for p in found)]
     problems += schema_problems(root)
     if problems:
@@ -219,17 +223,36 @@ def reference_problems(rows: dict[str, list[dict]]) -> list[str]:
     return problems
 
 
-def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check_references: bool = True) -> Benchmark:
-    """The benchmark held by the rows of a folder's configs (see :func:`read_rows`) and its ``stats.json``; with
-    ``check_references``, qrels naming an unknown query or line are refused (``validate`` lists them instead)."""
-    if check_references and (problems := reference_problems(rows)):
-        raise ValidationError(f"{config_path(root, 'qrels')}: " + "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "") + f". {_rebuild(root)}")
+def unreadable_values(rows: dict[str, list[dict]]) -> list[str]:
+    """Values the schema allows but no benchmark can be made of: a null in any column, a qrels score that is not finite."""
+    problems = [
+        f"{config} row {n}: {column} is null"
+        for config in CONFIGS for n, row in enumerate(rows[config], start=1) for column, value in row.items() if value is None
+    ]
+    return problems + [f"qrels row {n}: score {row['score']} is not a number" for n, row in enumerate(rows["qrels"], start=1) if row["score"] is not None and not math.isfinite(row["score"])]
+
+
+def grade_problems(rows: dict[str, list[dict]]) -> list[str]:
+    """qrels scores that are no relevance grade (a whole number): 0.5 would be read as 0 without a word."""
+    return [f"qrels row {n}: score {row['score']} is not a whole number (a relevance grade)" for n, row in enumerate(rows["qrels"], start=1) if row["score"] != int(row["score"])]
+
+
+def _listing(problems: list[str]) -> str:
+    return "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+
+
+def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check: bool = True) -> Benchmark:
+    """The benchmark held by the rows of a folder's configs (see :func:`read_rows`) and its ``stats.json``. Nulls and
+    scores that are not numbers are refused; with ``check``, so are qrels naming an unknown query or line and scores
+    that are no relevance grade (``validate`` lists those instead)."""
+    if problems := unreadable_values(rows):
+        raise ValidationError(f"{root}: {_listing(problems)}. {_rebuild(root)}")
+    if check and (problems := reference_problems(rows) + grade_problems(rows)):
+        raise ValidationError(f"{config_path(root, 'qrels')}: {_listing(problems)}. {_rebuild(root)}")
     corpus = [CorpusLine(**row) for row in rows["corpus"]]
     queries = [Query(**row) for row in rows["queries"]]
     qrels: Qrels = {}
-    for n, row in enumerate(rows["qrels"], start=1):
-        if row["score"] is None:
-            raise ValidationError(f"{config_path(root, 'qrels')}: row {n} has no score. {_rebuild(root)}")
+    for row in rows["qrels"]:
         qrels.setdefault(row["query-id"], {})[row["corpus-id"]] = int(row["score"])
     stats_path = root / "stats.json"
     try:

@@ -45,6 +45,8 @@ def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[
         seen[resolved] = path
         if resolved.is_dir():
             raise OutputError(f"{path} is a folder; give the {option} a file name, e.g. {path / 'out'}.")
+        if resolved.exists() and not resolved.is_file():
+            raise OutputError(f"{path} is not a regular file (a device, a pipe or a socket): the {option} is written whole beside it and then replaces it, which would destroy it; give a file name.")
         if resolved.exists() and not os.access(resolved, os.W_OK):
             raise OutputError(f"{path} is not writable; make it writable (chmod u+w) or choose another place for the {option}.")
         base = _nearest_existing(resolved)
@@ -89,7 +91,7 @@ def atomic_files(*paths: Path) -> Iterator[list[Path]]:
     (a full disk, an error half-way) leaves neither a truncated file nor half of a set. The targets are replaced
     one after another, each old file kept aside until all are in place and put back if one fails: all land, or
     none does (unless the process is killed during the renames). A symlinked output keeps its link (the file it
-    points to is replaced), an existing file its mode."""
+    points to is replaced), an existing file its mode. What killed runs left beside a target is removed first."""
     targets = [path.resolve() for path in check_outputs(*paths)]
     tmps: list[Path] = []
     olds: list[Path] = []
@@ -97,6 +99,7 @@ def atomic_files(*paths: Path) -> Iterator[list[Path]]:
     try:
         for target in targets:
             target.parent.mkdir(parents=True, exist_ok=True)
+            _remove_stale(target)
             tmps.append(_sibling(target, "partial"))
             olds.append(_sibling(target, "old"))
         yield tmps

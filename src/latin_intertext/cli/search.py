@@ -17,7 +17,7 @@ from latin_intertext.cli import app, make_console
 from latin_intertext.cli.options import RETRIEVERS_HELP, SEARCH_ONLY_NAMES, DatasetOpt, SourcesOpt
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
-from latin_intertext.serve.explain import MatchedWord, line_segments, query_segments
+from latin_intertext.serve.explain import MatchedWord, line_segments, query_segments, score_terms
 
 SearchRetrieverOpt = Annotated[
     Optional[str],
@@ -146,6 +146,8 @@ def search_command(
             out.print("    [dim]query:[/] " + _rich(query_segments(text, hit.matches)))
         for m in hit.matches:
             out.print("      " + _describe(m))
+        if terms := score_terms(hit.score_detail):
+            out.print(f"      [dim]{escape(terms)}[/]")
     if not hits:
         out.print(searcher.no_hits_note(text))
 

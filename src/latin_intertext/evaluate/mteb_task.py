@@ -149,6 +149,10 @@ def search_model(name: str, retriever: Retriever | None = None) -> RetrieverSear
 
 
 def descriptive_statistics(dataset_dir: Path | str) -> dict[str, Any]:
-    """mteb's own descriptive statistics of the task (``calculate_descriptive_statistics``), the JSON an MTEB
-    contribution keeps beside its task; its counts are the card's (tests/test_mteb.py checks them)."""
-    return LatinEpicIntertextualityRetrieval(dataset_dir).calculate_descriptive_statistics()
+    """mteb's own descriptive statistics of the task, the JSON an MTEB contribution keeps beside its task; its counts
+    are the card's (tests/test_mteb.py checks them). Computed from the folder, verified, each time: mteb's
+    ``calculate_descriptive_statistics`` would return the copy its first run cached inside mteb's package, whatever
+    the folder holds (or whether it exists), and write one there."""
+    task = LatinEpicIntertextualityRetrieval(dataset_dir)
+    task.load_data()
+    return {split: task._calculate_descriptive_statistics_from_split(split) for split in task.metadata.eval_splits}

@@ -91,11 +91,15 @@ def _parse_line(text: str, lineno: int) -> Line | str:
     if rank_value is None:
         return f"rank {rank!r} is not an integer"
     try:
-        value = float(score)
+        value = float(score) if "_" not in score else None  # Python reads 1_000 as 1000, trec_eval's atof as 1
     except ValueError:
+        value = None
+    if value is None:
         return f"score {score!r} is not a number"
     if math.isnan(value):
         return "score is NaN"
+    if math.isinf(value):
+        return f"score {score!r} is infinite (or beyond a 64-bit float); give finite scores"
     return Line(qid, docid, rank_value, value, lineno)
 
 

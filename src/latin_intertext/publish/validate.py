@@ -75,7 +75,7 @@ def validate_dataset(root: Path | str) -> list[str]:
         return problems + checksum_problems(root)
     try:  # the schemas were checked above; the checksums are compared below, with every other problem
         rows = read_rows(root)
-        bench = benchmark_from_rows(root, rows, check_references=False)
+        bench = benchmark_from_rows(root, rows, check=False)
     except ValidationError as exc:
         return [str(exc)] + checksum_problems(root)
     problems += _duplicates([d.id for d in bench.corpus], "corpus")

@@ -66,6 +66,11 @@ class Retriever(ABC):
         """Why no line can be found for ``text``, where the passage itself rules every line out; else None."""
         return None
 
+    def score_detail(self, text: str, doc: int) -> dict | None:
+        """How line ``doc``'s score for ``text`` was made, in the retriever's own terms, where they are few enough to
+        show (Tesserae's); else None."""
+        return None
+
     def search(self, queries: Mapping[str, str], k: int = 100, progress: Callable[[int], None] | None = None) -> Run:
         """Top ``k`` :meth:`eligible` documents per query. Subclasses implement ``score_all`` (and ``score_batch``
         where scoring many texts together is faster) or override this."""

@@ -166,6 +166,29 @@ class Tesserae(Retriever):
             f"({', '.join(self.stoplist)}); the passage has {len(live)} such word(s), and a line needs two."
         )
 
+    def score_detail(self, text: str, doc: int) -> dict | None:
+        """The terms of v3's formula for one line: each side's matched words with their 1/f, the distance between each
+        side's two rarest, and the words both share that the stop list keeps out of the score."""
+        query = text_tokens(text)
+        q_lemmas, l_lemmas = _lemma_positions(query, self._stop), _lemma_positions(self._lines[doc], self._stop)
+        shared = q_lemmas.keys() & l_lemmas.keys()
+        q_inv = [1.0 / self._target_stems.of(lemmas) for _form, lemmas in query]
+        target = [(p, query[p][0], q_inv[p]) for p in sorted({p for lemma in shared for p in q_lemmas[lemma]})]
+        source = [(p, self._lines[doc][p][0], self._inv_freq[doc][p]) for p in sorted({p for lemma in shared for p in l_lemmas[lemma]})]
+        score = pair_score(target, source, self.max_distance)
+        if score is None:
+            return None
+        stopped = {lemma for _form, lemmas in query for lemma in lemmas & self._stop} & {lemma for _form, lemmas in self._lines[doc] for lemma in lemmas & self._stop}
+        return {
+            "formula": "ln((sum 1/f query + sum 1/f line) / (d query + d line))",
+            "score": score,
+            "query": [{"form": form, "position": p, "inv_freq": w} for p, form, w in target],
+            "line": [{"form": form, "position": p, "inv_freq": w} for p, form, w in source],
+            "d_query": rare_pair_distance([p for p, _, _ in target], [w for _, _, w in target]),
+            "d_line": rare_pair_distance([p for p, _, _ in source], [w for _, _, w in source]),
+            "stop_listed": sorted(stopped),
+        }
+
     def score_all(self, text: str) -> np.ndarray:
         scores = np.full(len(self.doc_ids), -np.inf)
         query = text_tokens(text)

@@ -18,17 +18,19 @@ from typing import Annotated, Sequence
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import AliasChoices, BaseModel, Field, Strict
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, Strict
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
-from latin_intertext.serve.explain import line_segments, query_segments
+from latin_intertext.serve.explain import line_segments, query_segments, score_terms
 from latin_intertext.serve.export import CSV_COLUMNS, hits_csv
 from latin_intertext.serve.index import SPARSE_RETRIEVER
 from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list, engine_spec
@@ -44,18 +46,24 @@ HitCount = Annotated[int, Field(ge=1, le=MAX_K, description="How many parallels 
 
 
 class SearchParams(BaseModel):
-    """The query string of every GET search, JSON or CSV, of the corpus or of an upload."""
+    """The query string of every GET search, JSON or CSV, of the corpus or of an upload. A name it does not know is
+    refused (422), not ignored: ``authors=lucan`` or ``kk=5`` silently dropped would answer another question."""
 
+    model_config = ConfigDict(extra="forbid")
     q: str = Field(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")
     k: HitCount = 10
     author: list[str] = Field([], description=AUTHOR_HELP)
+    authors_: list[str] = Field([], alias="authors", description="The same as `author`, as in POST.")
 
     def authors(self) -> list[str] | None:
-        return author_list(self.author) or None
+        return author_list(self.author + self.authors_) or None
 
 
 class SearchRequest(BaseModel):
-    """The POST body; it also takes GET's names (``q``, ``author``), so a client can send either."""
+    """The POST body; it also takes GET's names (``q``, ``author``), so a client can send either. Unknown fields are
+    refused (422)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     text: str = Field(..., validation_alias=AliasChoices("text", "q"), description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters); `q` also works, as in GET.", examples=["Aeneadum genetrix, hominum divomque voluptas"])
     k: Annotated[HitCount, Strict()] = 10  # JSON's true is no count (lax pydantic reads it as 1); a query string's k is text
@@ -105,6 +113,12 @@ class InvalidRequest(InputError):
     status_code = 422
 
 
+class UnreadableBody(InvalidRequest):
+    """A body FastAPI could not decode at all (not UTF-8)."""
+
+    status_code = 400
+
+
 def _status(exc: LatinIntertextError) -> int:
     return getattr(exc, "status_code", 400)
 
@@ -145,6 +159,12 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             return JSONResponse(_error_body(exc), status_code=_status(exc))
         return templates.TemplateResponse(request, "error.html", {"error": _error_body(exc)}, status_code=_status(exc))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _on_http_error(request: Request, exc: StarletteHTTPException):
+        if exc.status_code == 400 and exc.detail == "There was an error parsing the body":  # FastAPI's words for a body it cannot decode
+            return await _on_error(request, UnreadableBody("Invalid request: the body is not UTF-8 JSON; send it encoded as UTF-8, e.g. {\"text\": \"arma virumque cano\"}."))
+        return await http_exception_handler(request, exc)
+
     @app.exception_handler(RequestValidationError)
     async def _on_invalid(request: Request, exc: RequestValidationError):
         problems = [_problem(e) for e in exc.errors()]
@@ -169,7 +189,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         """What the templates show of each hit; ``link``: whether /line/ shows its context. An uploaded file's lines
         are not kept on the server, so they get none, even where a file named like an epic gives them the epic's ids."""
         return [
-            {"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold, "link": _served(h)}
+            {"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold, "link": _served(h), "terms": score_terms(h.score_detail)}
             for h in hits
         ]
 

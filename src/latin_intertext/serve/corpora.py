@@ -39,7 +39,7 @@ import numpy as np
 
 from latin_intertext.benchmark import Benchmark, CorpusLine
 from latin_intertext.errors import InputError, LatinIntertextError
-from latin_intertext.latin import phrases, strip_diacritics
+from latin_intertext.latin import has_latin_words, phrases, strip_diacritics
 from latin_intertext.sources.gold import WORKS
 from latin_intertext.sources.tess import TessLine, TessText
 from latin_intertext.sources.tesserae_la import TessRead, read_tess
@@ -314,12 +314,15 @@ def tess_corpus(
     """A corpus of ``.tess`` files (optionally after the benchmark's corpus), ids as in the module docstring."""
     by_key: dict[tuple[str, str], list[str]] = {}
     for d in displays or paths:
-        by_key.setdefault(split_stem(Path(d).name.removesuffix(".tess")), []).append(Path(d).name)
-    if clashes := [names for names in by_key.values() if len(names) > 1]:
+        by_key.setdefault(split_stem(Path(d).name.removesuffix(".tess")), []).append(str(d))
+    if clashes := [
+        f"{names[0]}: given {len(names)} times" if len(set(names)) == 1 else f"{' and '.join(names)}: both give the ids {'.'.join(key)}-LOCUS"
+        for key, names in by_key.items() if len(names) > 1
+    ]:
         raise InputError(
-            f"{'; '.join(' and '.join(names) for names in clashes)}: given more than once (names that differ only in case "
-            "count as one). Line ids are made from file names (docs/ids.md), so each name must be unique.",
-            hint="Give each file once, or rename one of the copies.",
+            f"{'; '.join(clashes)}. Line ids are made from a file's name (docs/ids.md): these files' lines would mix.",
+            clashes if len(clashes) > 1 else [],
+            hint="Give each file once, or rename one of them (names that differ only in case, or in - and _, count as one).",
         )
     builder = _Builder(name)
     if bench is not None:
@@ -348,6 +351,9 @@ def tess_corpus(
             [line for e in errors for line in [e.summary, *e.problems]],
             " ".join(hints),
         )
+    example = "A .tess file has lines like '<lucr. 1.1>\tAeneadum genetrix, hominum divomque voluptas,'."
     if not builder.lines:
-        raise InputError(f"No verse lines in {', '.join(map(str, displays or paths))}.", hint="A .tess file has lines like '<lucr. 1.1>\tAeneadum genetrix, hominum divomque voluptas,'.")
+        raise InputError(f"No verse lines in {', '.join(map(str, displays or paths))}.", hint=example)
+    if not any(has_latin_words(line.text) for line in builder.lines):
+        raise InputError(f"No words in {', '.join(map(str, displays or paths))}: its verses hold only digits and punctuation.", hint=example)
     return builder.build()

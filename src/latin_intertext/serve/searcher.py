@@ -200,9 +200,11 @@ def _safe(name: str) -> str:
 
 def author_list(values: Sequence[str] | str | None) -> list[str]:
     """The authors asked for, given one way or another: repeated, comma-separated (a form's text box) or one string;
-    the Python API, the CLI and every endpoint read them so."""
+    the Python API, the CLI and every endpoint read them so. Empty names are no filter (a form's empty box)."""
     if isinstance(values, str):
         values = [values]
+    if values is not None and (not isinstance(values, (list, tuple, set, frozenset)) or not all(isinstance(v, str) for v in values)):
+        raise QueryError(f"authors must be author keys or names as strings (e.g. ['vergil', 'Lucan']), not {values!r}.")
     return [a.strip() for value in values or () for a in value.split(",") if a.strip()]
 
 
@@ -214,6 +216,8 @@ def validate_query(text: str, k: int = 10, names: frozenset[str] = frozenset()) 
         raise QueryError(f"k must be a whole number between 1 and {MAX_K}, not {k!r}.")
     if text is None or not text.strip():
         raise QueryError("The passage is empty: paste at least one Latin word.")
+    if (bad := next((i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff"), None)) is not None:
+        raise QueryError(f"The passage is not valid Unicode at character {bad + 1} (a lone surrogate, {text[bad]!r}: bytes that were not UTF-8, or a broken escape). Paste the text again as UTF-8.")
     if len(text) > MAX_QUERY_CHARS:
         raise QueryTooLong(f"The passage has {len(text):,} characters; the limit is {MAX_QUERY_CHARS:,} (about 100 hexameters). Search a shorter passage, or a long one part by part.")
     if not 1 <= k <= MAX_K:
@@ -267,6 +271,7 @@ class Hit:
     score: float
     matches: list[MatchedWord]
     context: list[ContextLine] = field(default_factory=list)
+    score_detail: dict | None = None  # the retriever's terms of the score, where it gives them (Retriever.score_detail)
 
     @property
     def id(self) -> str:
@@ -373,7 +378,7 @@ class Searcher:
             if score <= 0 and not matches:
                 continue  # nothing shared and no positive evidence: not a hit
             ctx = self.context_lines(i, context, context) if context else []
-            hits.append(Hit(len(hits) + 1, self.citation(i), line_text, float(score), matches, ctx))
+            hits.append(Hit(len(hits) + 1, self.citation(i), line_text, float(score), matches, ctx, self.retriever.score_detail(text, i)))
         return hits
 
     def weak_passage_note(self, text: str) -> str | None:
