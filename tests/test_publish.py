@@ -271,3 +271,14 @@ def test_push_refuses_an_invalid_folder(dataset_dir, tmp_path, monkeypatch, caps
     code, out, err = run_cli(monkeypatch, capsys, "push", copy, "--dry-run")
     assert code == 1 and "would upload" not in out
     assert "fails validation; not uploading" in err and "stats.json" in err
+
+
+def test_stats_say_where_the_gold_lies(benchmark, dataset_dir, monkeypatch, capsys):
+    """Vergil's lines are relevant to 344 of the 482 queries (the README's reason why ties must not go by doc id)."""
+    from latin_intertext.publish.stats import relevant_by_author
+
+    gold = relevant_by_author(benchmark)
+    assert gold == {"Vergil": (538, 344), "Lucan": (154, 124), "Ovid": (154, 115), "Statius": (132, 105)}
+    assert sum(lines for lines, _ in gold.values()) == 978
+    code, out, _err = run_cli(monkeypatch, capsys, "stats", dataset_dir)
+    assert code == 0 and re.search(r"Vergil\s*│\s*Aeneid\s*│\s*9,896\s*│\s*538\s*│\s*344 of 482", out)

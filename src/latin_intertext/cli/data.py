@@ -95,14 +95,15 @@ def stats(
 ) -> None:
     """Print the dataset's statistics table, computed from the data."""
     from latin_intertext.benchmark import load_benchmark
-    from latin_intertext.publish.stats import compute_stats, stats_rows
+    from latin_intertext.publish.stats import compute_stats, relevant_by_author, stats_rows
 
     if mteb:
         from latin_intertext.evaluate.mteb_task import descriptive_statistics
 
         print(json.dumps(descriptive_statistics(dataset_folder(dataset, folder)), indent=2))
         return
-    figures = compute_stats(load_benchmark(dataset_folder(dataset, folder)))
+    bench = load_benchmark(dataset_folder(dataset, folder))
+    figures = compute_stats(bench)
     if as_json:
         print(json.dumps(figures, indent=2))
         return
@@ -112,11 +113,13 @@ def stats(
     for item, value in stats_rows(figures):
         table.add_row(item, value)
     out.print(table)
-    authors = Table(title="Corpus author distribution")
-    for col in ("author", "work", "#lines"):
-        authors.add_column(col, justify="right" if col == "#lines" else "left")
+    authors = Table(title="Corpus author distribution, and where the gold lies")
+    for col in ("author", "work", "#lines", "#relevant lines", "#queries with one"):
+        authors.add_column(col, justify="left" if col in ("author", "work") else "right")
+    gold = relevant_by_author(bench)
     for author, n in figures["authors"].items():
-        authors.add_row(author, figures["works"][author], f"{n:,}")
+        relevant, queries = gold.get(author, (0, 0))
+        authors.add_row(author, figures["works"][author], f"{n:,}", f"{relevant:,}", f"{queries:,} of {figures['queries']:,}")
     out.print(authors)
 
 

@@ -37,6 +37,19 @@ def compute_stats(bench: Benchmark) -> dict:
     }
 
 
+def relevant_by_author(bench: Benchmark) -> dict[str, tuple[int, int]]:
+    """Per corpus author: (relevant lines in the qrels, queries with at least one of them). Not a card figure: it says
+    where the gold lies (Vergil's lines are relevant to most queries), which is why ties must not go by doc id."""
+    author_of = {d.id: d.author for d in bench.corpus}
+    lines: Counter[str] = Counter()
+    queries: Counter[str] = Counter()
+    for docs in bench.qrels.values():
+        authors = [author_of[doc] for doc, grade in docs.items() if grade > 0 and doc in author_of]
+        lines.update(authors)
+        queries.update(set(authors))
+    return {author: (lines[author], queries[author]) for author in sorted(lines, key=lambda a: (-queries[a], a))}
+
+
 def compare_with_reference(stats: dict, reference: dict = REFERENCE) -> list[str]:
     """Every figure that differs from the reference card, as a readable line."""
     return [f"{key}: card says {want}, data gives {stats.get(key)}" for key, want in reference.items() if stats.get(key) != want]

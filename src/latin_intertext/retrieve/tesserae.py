@@ -43,7 +43,11 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
 - Tokens are latin.py's words with enclitics split off (v3 keeps -que on the form).
 - Ties between equally rare matched tokens (for the distance) go to the leftmost word, as in
   ``read_table.pl``, which sorts the tokens by position before it sorts them by frequency.
-- Scores are not rounded to 3 decimals (v3's ``sprintf("%.3f")``), which only merges ties.
+- Scores are not rounded to 3 decimals (v3's ``sprintf("%.3f")``), which only merges ties, nor cut at v3's default
+  ``--cutoff 0``: every pair v3 would score is ranked.
+- Words in another script (Greek) count as word positions, where v3's ``[a-zA-Z]`` tokeniser skips them.
+
+:meth:`Tesserae.score_detail` gives the terms of a line's score, which searching shows beside each hit.
 """
 
 from __future__ import annotations
