@@ -371,3 +371,11 @@ def test_page_marks_the_fallback_retriever_and_says_why():
     assert 'bm25-lemma <abbr title="best (the evidence ranker) has no trained model at' in page.text and "(fallback)</abbr>" in page.text
     explicit = TestClient(create_app(Searcher.from_tess([USER_TEXTS / "lucretius.sample.tess"], retriever="bm25-lemma"))).get("/")
     assert "(fallback)" not in explicit.text
+
+
+def test_the_page_shows_the_terms_of_a_tesserae_score(benchmark):
+    tesserae = TestClient(create_app(Searcher.from_benchmark(benchmark, "tesserae")))
+    page = tesserae.get("/", params={"q": "invita, o regina, tuo de vertice cessi", "k": 3})
+    assert page.status_code == 200 and page.text.count('<div class="terms">score = ln((') == 3
+    hit = tesserae.get("/api/search", params={"q": "invita, o regina, tuo de vertice cessi", "k": 1}).json()["hits"][0]
+    assert hit["citation"]["id"] == "vergil-6-460" and hit["score_detail"]["score"] == pytest.approx(hit["score"])
