@@ -276,4 +276,4 @@ def test_a_full_standard_output_is_a_one_line_error_not_a_traceback(dataset_dir)
             stdout=full, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
         )
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr.strip() == "error: standard output: No space left on device. Free the space or choose another place, and run the command again."
+    assert done.stderr.strip() == "error: writing the output (a file, or standard output): No space left on device. Free some space, or write elsewhere, and run the command again."

@@ -180,8 +180,8 @@ def test_lines_run_together_are_read_as_two_when_reading_leniently(tmp_path):
         ("<x. 2.2>", "iactatus", 2), ("<x. 2.4>", "vi superum", 3), ("<y. 1.1>", "citing <x. 1.1> is no break", 4),
     ]
     assert text.run_together == [
-        "t.tess:2: 3 cited lines run together (<x. 1.5> and <x. 2.1> and <x. 2.2>): a line break lost; read as 3",
-        "t.tess:3: 2 cited lines run together (<x. 2.3> and <x. 2.4>): a line break lost; read as 2",
+        "t.tess:2: 3 citations on one line (<x. 1.5> and <x. 2.1> and <x. 2.2>): a line break lost, or a citation left in the verse; read as 3",
+        "t.tess:3: 2 citations on one line (<x. 2.3> and <x. 2.4>): a line break lost, or a citation left in the verse; read as 2",
     ]
     assert [str(s) for s in text.skipped] == ["t.tess:3: citation without text"]
     with pytest.raises(InputError, match="two citations on one line, <x. 2.3> and <x. 2.4>"):
@@ -196,3 +196,14 @@ def test_tesserae_la_lines_run_together_are_read_as_two(sources_dir):
     assert by_citation["<coripp. johann. 1.581>"].text == "exultantque animis et laeti iussa facessunt."
     assert by_citation["<coripp. johann. 2.1>"].text.startswith("Pellitur interea cunctis") and by_citation["<coripp. johann. 2.1>"].lineno == 581
     assert len(read.text.run_together) == 4 and not any(line.inner_citation() for line in read.text.lines)
+
+
+def test_a_line_holding_a_duplicate_and_a_citation_without_text_reports_both(tmp_path):
+    """Split, one physical line can give a duplicate and a citation with no text: each is reported, neither dropped."""
+    from latin_intertext.sources.tesserae_la import read_tess
+
+    path = write_tess(tmp_path, "<x. 1.1>\tarma", "<x. 1.2>\tvirum <x. 1.1> cano <x. 1.3>")
+    read = read_tess(path, "t.tess", lenient=True)
+    assert [line.tess_index for line in read.text.lines] == ["<x. 1.1>", "<x. 1.2>"]
+    assert [note for _, note in read.duplicates] == ["t.tess:2: duplicate citation <x. 1.1> (first at line 1)"]
+    assert [str(s) for s in read.without_text] == ["t.tess:2: citation without text"] and read.without_text[0].content == "<x. 1.3>"

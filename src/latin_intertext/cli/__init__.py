@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -66,12 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     except _usage_errors() as exc:  # an unknown option, a missing argument, a bad value: click's one-line usage error
         exc.show()
         return exc.exit_code
-    except BrokenPipeError:  # the reader went away (`search ... | head -3`): stop quietly, as Unix tools do
-        _silence_stdout()
-        return 141
-    except OSError as exc:  # the system refused a write or a read no check foresaw (a full disk, standard output to /dev/full)
-        where = exc.filename or "standard output"
-        console.print(f"[bold red]error:[/] {_escape(str(where))}: {_escape(exc.strerror or str(exc))}. Free the space or choose another place, and run the command again.", highlight=False)
+    except OSError as exc:  # a full disk or a failing device under a write no check could foresee (standard output to /dev/full)
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
+            raise
+        where = exc.filename or "writing the output (a file, or standard output)"
+        console.print(f"[bold red]error:[/] {_escape(str(where))}: {_escape(exc.strerror or str(exc))}. Free some space, or write elsewhere, and run the command again.", highlight=False)
         _silence_stdout()
         return 1
     if code == INTERRUPTED:  # typer returns a command's exit code without standalone mode: Ctrl-C gives 130
@@ -83,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
 def _silence_stdout() -> None:
     """Point standard output at /dev/null, so that the interpreter's last flush cannot fail again on exit."""
     try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
     except (OSError, ValueError):
         pass
 

@@ -114,7 +114,7 @@ def stats(
         table.add_row(item, value)
     out.print(table)
     authors = Table(title="Corpus author distribution, and where the gold lies")
-    for col in ("author", "work", "#lines", "#relevant lines", "#queries with one"):
+    for col in ("author", "work", "#lines", "#qrels", "#queries with one"):
         authors.add_column(col, justify="left" if col in ("author", "work") else "right")
     gold = relevant_by_author(bench)
     for author, n in figures["authors"].items():

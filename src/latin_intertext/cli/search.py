@@ -177,7 +177,7 @@ def index_tesserae_command(
         f"Indexed {describe_lines(counts)} of {counts['files']} files in {built.meta.build_seconds} s into {built.folder}; "
         f"{built.meta.names:,} forms the texts write with a capital inside their sentences are read as names wherever they stand.\n"
         f"Left out: {counts['ignored']} ignored file(s), {counts['malformed']:,} malformed line(s), {counts['blank']:,} blank, {counts['without_text']} citation(s) without text; "
-        f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids; {counts['run_together']} line(s) holding two cited lines (a line break lost) read as two. "
+        f"{counts['duplicates']:,} duplicate citation(s) kept under ~N ids; {counts['run_together']} line(s) holding two or more citations (a line break lost, or a citation left in the verse) read as the lines they hold. "
         f"Every one is listed in {built.folder}/report.json."
     )
 

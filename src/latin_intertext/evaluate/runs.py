@@ -69,7 +69,10 @@ class RunFile:
 
 
 def _parse_rank(rank: str) -> int | None:
-    """The rank as an integer; ``1.0`` is accepted (some tools write ranks as floats), ``1.5`` is not."""
+    """The rank as an integer; ``1.0`` is accepted (some tools write ranks as floats), ``1.5`` is not, nor ``1_000``
+    (Python's reading, not trec_eval's)."""
+    if "_" in rank or not rank.isascii():
+        return None
     try:
         return int(rank)
     except ValueError:
@@ -91,7 +94,7 @@ def _parse_line(text: str, lineno: int) -> Line | str:
     if rank_value is None:
         return f"rank {rank!r} is not an integer"
     try:
-        value = float(score) if "_" not in score else None  # Python reads 1_000 as 1000, trec_eval's atof as 1
+        value = float(score) if "_" not in score and score.isascii() else None  # Python reads 1_000 as 1000 and Arabic-Indic digits, trec_eval's atof neither
     except ValueError:
         value = None
     if value is None:

@@ -38,7 +38,7 @@ def compute_stats(bench: Benchmark) -> dict:
 
 
 def relevant_by_author(bench: Benchmark) -> dict[str, tuple[int, int]]:
-    """Per corpus author: (relevant lines in the qrels, queries with at least one of them). Not a card figure: it says
+    """Per corpus author: (qrels pairs naming one of its lines, queries with at least one). Not a card figure: it says
     where the gold lies (Vergil's lines are relevant to most queries), which is why ties must not go by doc id."""
     author_of = {d.id: d.author for d in bench.corpus}
     lines: Counter[str] = Counter()

@@ -159,6 +159,7 @@ class Tesserae(Retriever):
         self._vocab = {lemma: i for i, lemma in enumerate(dict.fromkeys(l for by_lemma in positions for l in by_lemma))}
         self._postings = Postings.of(positions, self._vocab)
         self._stop = stop
+        self._passages: dict[str, tuple] = {}  # see _passage
 
     def no_hits_reason(self, text: str) -> str | None:
         """Why nothing can match: fewer than two of the passage's words are outside the stop list."""
@@ -170,13 +171,23 @@ class Tesserae(Retriever):
             f"({', '.join(self.stoplist)}); the passage has {len(live)} such word(s), and a line needs two."
         )
 
+    def _passage(self, text: str) -> tuple[list[tuple[str, frozenset[str]]], dict[str, list[int]], list[float]]:
+        """The passage's tokens, their lemmas off the stop list and their 1/f, kept for the last few passages (keyed by
+        the passage, so concurrent searches never read each other's): a search asks for the detail of each of its hits."""
+        if (known := self._passages.get(text)) is None:
+            query = text_tokens(text)
+            known = (query, _lemma_positions(query, self._stop), [1.0 / self._target_stems.of(lemmas) for _form, lemmas in query])
+            if len(self._passages) >= 8:
+                self._passages.clear()
+            self._passages[text] = known
+        return known
+
     def score_detail(self, text: str, doc: int) -> dict | None:
         """The terms of v3's formula for one line: each side's matched words with their 1/f, the distance between each
         side's two rarest, and the words both share that the stop list keeps out of the score."""
-        query = text_tokens(text)
-        q_lemmas, l_lemmas = _lemma_positions(query, self._stop), _lemma_positions(self._lines[doc], self._stop)
+        query, q_lemmas, q_inv = self._passage(text)
+        l_lemmas = _lemma_positions(self._lines[doc], self._stop)
         shared = q_lemmas.keys() & l_lemmas.keys()
-        q_inv = [1.0 / self._target_stems.of(lemmas) for _form, lemmas in query]
         target = [(p, query[p][0], q_inv[p]) for p in sorted({p for lemma in shared for p in q_lemmas[lemma]})]
         source = [(p, self._lines[doc][p][0], self._inv_freq[doc][p]) for p in sorted({p for lemma in shared for p in l_lemmas[lemma]})]
         score = pair_score(target, source, self.max_distance)

@@ -150,7 +150,7 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
         pieces = _run_together(m) if split_run_together else [(m["locus"], m["sep"], m["text"])]
         if len(pieces) > 1:
             loci = " and ".join(f"<{m['tag']} {locus}>" for locus, _, _ in pieces)
-            result.run_together.append(f"{name}:{lineno}: {len(pieces)} cited lines run together ({loci}): a line break lost; read as {len(pieces)}")
+            result.run_together.append(f"{name}:{lineno}: {len(pieces)} citations on one line ({loci}): a line break lost, or a citation left in the verse; read as {len(pieces)}")
         elif (inner := _CITATION.match(m["text"])) and inner["tag"] == m["tag"]:
             problems.append(f"{name}:{lineno}: two citations on one line, <{m['tag']} {m['locus']}> and <{inner['tag']} {inner['locus']}>: a line break lost?")
             continue

@@ -35,7 +35,7 @@ from latin_intertext import QUERY_FILE_STEM, latin
 from latin_intertext.errors import InputError
 from latin_intertext.paths import data_home
 from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
-from latin_intertext.sources.tess import BLANK, NO_TEXT, Skipped, TessLine, TessText, parse_tess, split_lines
+from latin_intertext.sources.tess import BLANK, DUPLICATE, NO_TEXT, Skipped, TessLine, TessText, parse_tess, split_lines
 
 COLLECTION = "tesserae-la"
 CACHE_VERSION = 4  # bump when the cache's format or the lines read change (latin.LEMMATISER_VERSION covers the lemmas); 3: a duplicate citation is one whose section repeats too; 4: HELD_OUT left out, lines run together read as two
@@ -89,8 +89,7 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
             tmp.flush()
             text = parse_tess(tmp.name, display=name, split_run_together=True)  # same line numbers; malformed ones are now blank
         text.skipped = [s for s in text.skipped if s.lineno not in bad]
-    dropped = {d.line.lineno for d in text.duplicates}
-    text.skipped = [s for s in text.skipped if s.lineno not in dropped]
+    text.skipped = [s for s in text.skipped if s.kind != DUPLICATE]  # returned in ``duplicates`` instead
     duplicates = [(d.line, f"{d.line.path}:{d.line.lineno}: duplicate citation {d.line.tess_index} (first at line {d.first_lineno})") for d in text.duplicates]
     return TessRead(text, duplicates, malformed)
 
