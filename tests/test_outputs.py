@@ -228,7 +228,7 @@ def test_atomic_files_removes_what_killed_runs_left_beside_the_file(tmp_path):
     """A run killed mid-write leaves ``.r.run.partial-PID-*`` (megabytes of a run) and ``.r.run.old-PID-*``; the next
     write of the same file clears them, and leaves a live run's and other files' alone."""
     stale = [tmp_path / f".r.run.partial-{NOT_RUNNING}-ab", tmp_path / f".r.run.old-{NOT_RUNNING}-cd"]
-    kept = [tmp_path / f".r.run.partial-{os.getpid()}-live", tmp_path / f".other.run.partial-{NOT_RUNNING}-x"]
+    kept = [tmp_path / f".r.run.partial-{os.getpid()}-live", tmp_path / f".other.run.partial-{NOT_RUNNING}-x", tmp_path / ".r.run.partial-scratch"]  # no PID: maybe another writer's
     for path in stale + kept:
         path.write_text("x" * 100)
     with atomic_files(tmp_path / "r.run") as (tmp,):

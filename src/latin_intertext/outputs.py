@@ -99,7 +99,7 @@ def atomic_files(*paths: Path) -> Iterator[list[Path]]:
     try:
         for target in targets:
             target.parent.mkdir(parents=True, exist_ok=True)
-            _remove_stale(target)
+            _remove_stale(target, numbered_only=True)  # a name without a PID may be another writer's scratch
             tmps.append(_sibling(target, "partial"))
             olds.append(_sibling(target, "old"))
         yield tmps
@@ -146,11 +146,15 @@ def _running(pid: str) -> bool:
     return True
 
 
-def _remove_stale(out: Path) -> None:
-    """Remove the ``.NAME.partial-PID-*`` and ``.NAME.old-PID-*`` left beside ``out`` by killed runs (PID no longer runs)."""
+def _remove_stale(out: Path, numbered_only: bool = False) -> None:
+    """Remove the ``.NAME.partial-PID-*`` and ``.NAME.old-PID-*`` left beside ``out`` by killed runs (PID no longer runs);
+    without ``numbered_only``, also those an older version named without a PID."""
     for sibling in out.parent.iterdir():
         kind, _, rest = sibling.name.removeprefix(f".{out.name}.").partition("-")
-        if sibling.name.startswith(f".{out.name}.") and kind in ("partial", "old") and not _running(rest.partition("-")[0]):
+        pid = rest.partition("-")[0]
+        if numbered_only and not pid.isdigit():
+            continue
+        if sibling.name.startswith(f".{out.name}.") and kind in ("partial", "old") and not _running(pid):
             if sibling.is_dir() and not sibling.is_symlink():
                 shutil.rmtree(sibling, ignore_errors=True)
             else:

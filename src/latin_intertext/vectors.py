@@ -9,6 +9,7 @@ were trained on lemmas of another version of the lemmatiser (recorded in a JSON 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -125,7 +126,7 @@ def save_vectors(kv, path: Path | str, corpus_report: dict | None = None) -> Pat
     reading their training corpus counted and left out): all files land, or none."""
     path, sidecar = check_outputs(Path(path), _sidecar(Path(path)), option="vectors file")
     path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))  # same filesystem: parts are renamed, not copied
+    scratch = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-{os.getpid()}-", dir=path.parent))  # same filesystem: parts are renamed, not copied
     try:
         kv.save(str(scratch / path.name))  # gensim puts large arrays in files named after it (NAME.vectors.npy)
         parts = sorted(scratch.iterdir())
