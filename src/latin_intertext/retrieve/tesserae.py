@@ -173,7 +173,8 @@ class Tesserae(Retriever):
 
     def _passage(self, text: str) -> tuple[list[tuple[str, frozenset[str]]], dict[str, list[int]], list[float]]:
         """The passage's tokens, their lemmas off the stop list and their 1/f, kept for the last few passages (keyed by
-        the passage, so concurrent searches never read each other's): a search asks for the detail of each of its hits."""
+        the passage, so concurrent searches never read each other's): a search scores with them, then asks for the
+        detail of each of its hits."""
         if (known := self._passages.get(text)) is None:
             query = text_tokens(text)
             known = (query, _lemma_positions(query, self._stop), [1.0 / self._target_stems.of(lemmas) for _form, lemmas in query])
@@ -206,9 +207,8 @@ class Tesserae(Retriever):
 
     def score_all(self, text: str) -> np.ndarray:
         scores = np.full(len(self.doc_ids), -np.inf)
-        query = text_tokens(text)
-        q_inv = [1.0 / self._target_stems.of(lemmas) for _form, lemmas in query]
-        keys = {l: p for l, p in _lemma_positions(query, self._stop).items() if l in self._vocab}  # lemma -> query token positions
+        query, q_lemmas, q_inv = self._passage(text)
+        keys = {l: p for l, p in q_lemmas.items() if l in self._vocab}  # lemma -> query token positions
         if not keys:
             return scores
         key_list = list(keys)
