@@ -106,14 +106,16 @@ class IndexReport:
         """Every line read but not searched, as ``file:line: reason``."""
         return [*self.malformed, *self.blank, *self.without_text]
 
+    LISTS = ("blank", "without_text", "malformed", "duplicates", "ignored", "run_together")  # the fields that list file:line notes
+
     def counts(self) -> dict[str, int]:
         return {
             "files": self.files, "lines": self.lines, "long_lines": self.long_lines, "phrases": self.phrases,
-            **{name: len(getattr(self, name)) for name in ("blank", "without_text", "malformed", "duplicates", "ignored", "run_together")},
+            **{name: len(getattr(self, name)) for name in self.LISTS},
         }
 
     def to_dict(self) -> dict:
-        return {"counts": self.counts(), **{name: getattr(self, name) for name in ("malformed", "blank", "without_text", "duplicates", "ignored", "run_together")}}
+        return {"counts": self.counts(), **{name: getattr(self, name) for name in self.LISTS}}
 
 
 @dataclass

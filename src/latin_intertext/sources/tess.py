@@ -57,8 +57,8 @@ class TessLine:
     def inner_citation(self) -> str | None:
         """A citation of this line's own work inside its verse (``arida modo <catull. 1.3> namque tu``): two lines run
         together where a line break was lost; or None. Angle brackets around words (an editor's supplement) are no citation."""
-        m = re.search(rf"<{re.escape(self.work_tag)}\s+[^\s<>]+>", self.text) if self.work_tag else None
-        return m.group() if m else None
+        m = _own_citation(self.work_tag).search(self.text) if self.work_tag else None
+        return m["citation"] if m else None
 
     @property
     def book_line(self) -> tuple[int, int]:
@@ -111,7 +111,7 @@ class TessText:
     skipped: list[Skipped] = field(default_factory=list)
     separators: dict[str, int] = field(default_factory=dict)  # "tab"/"space" -> count
     duplicates: list[Duplicate] = field(default_factory=list)
-    run_together: list[str] = field(default_factory=list)  # file:line: notes of lines read as two (split_run_together)
+    run_together: list[str] = field(default_factory=list)  # file:line: notes of lines holding several citations, read as the lines they hold (split_run_together)
 
 
 def parse_tess(path: Path | str, *, require_book_line: bool = False, display: str | None = None, split_run_together: bool = False) -> TessText:
@@ -182,14 +182,18 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
     return result
 
 
+def _own_citation(work_tag: str) -> re.Pattern:
+    """A citation of the work ``work_tag`` ("catull.") inside a verse, with the tab or spaces after it."""
+    return re.compile(rf"(?P<citation><{re.escape(work_tag)}\s+(?P<locus>[^\s<>]+)>)(?P<sep>[\t ]*)")
+
+
 def _run_together(m: re.Match) -> list[tuple[str, str, str]]:
     """(locus, separator, verse) of each line a matched line holds: itself, and one more per citation of its own
     work inside its verse (none for a bare locus ``<1.1>``, whose work is unknown)."""
     if not m["tag"]:
         return [(m["locus"], m["sep"], m["text"])]
-    inner = re.compile(rf"<{re.escape(m['tag'])}\s+(?P<locus>[^\s<>]+)>(?P<sep>[\t ]*)")
     pieces, locus, sep, start = [], m["locus"], m["sep"], 0
-    for found in inner.finditer(m["text"]):
+    for found in _own_citation(m["tag"]).finditer(m["text"]):
         pieces.append((locus, sep, m["text"][start : found.start()]))
         locus, sep, start = found["locus"], found["sep"] or " ", found.end()
     return pieces + [(locus, sep, m["text"][start:])]

@@ -138,7 +138,7 @@ class CorpusReport:
     words: int = 0
     blank: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # duplicate citations and citations without text
-    run_together: list[str] = field(default_factory=list)  # lines holding two cited lines, read as two
+    run_together: list[str] = field(default_factory=list)  # lines holding several citations, read as the lines they hold
     malformed: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # pinned files that are not texts (NOT_TEXTS)
     absent: list[str] = field(default_factory=list)  # upstream texts the snapshot lacks (NOT_IN_SNAPSHOT)
@@ -157,7 +157,7 @@ class CorpusReport:
         return (
             f"{self.files} files, {self.lines:,} lines, {self.words:,} words; "
             f"{len(self.malformed)} malformed and {len(self.skipped)} skipped lines left out, {len(self.blank)} blank lines"
-            + (f", {len(self.run_together)} lines holding two cited lines read as two" if self.run_together else "")
+            + (f", {len(self.run_together)} lines holding several citations read as the lines they hold" if self.run_together else "")
             + (f"; {len(self.ignored)} file(s) ignored" if self.ignored else "")
             + (f"; not in the snapshot: {', '.join(n.split(':')[0] for n in self.absent)}" if self.absent else "")
             + (f"; held out: {', '.join(n.split(':')[0] for n in self.held_out)}" if self.held_out else "")
