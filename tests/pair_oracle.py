@@ -26,12 +26,12 @@ def pair_features(index: LineIndex, query: Unit, doc: int) -> list[float]:
     freq = {l: index.lemma_freq.get(l, 1) for l in shared}
     if len(q_lemma_pos) >= 2 and len(t_lemma_pos) >= 2:
         rarest_shared = sorted(shared, key=lambda l: (freq[l], l))[:2]
-        d_t = _distance([t_terms[l][0] for l in rarest_shared]) if len(rarest_shared) == 2 else 1
-        d_s = _distance([q_terms[l][0] for l in rarest_shared]) if len(rarest_shared) == 2 else 1
+        d_line = _distance([t_terms[l][0] for l in rarest_shared]) if len(rarest_shared) == 2 else 1
+        d_query = _distance([q_terms[l][0] for l in rarest_shared]) if len(rarest_shared) == 2 else 1
         weight = sum(1.0 / freq[l] * (len(t_terms[l]) + len(q_terms[l])) for l in shared)
-        tess = math.log(weight / (d_t + d_s))
+        tess = math.log(weight / (d_line + d_query))
     else:
-        d_t = d_s = 0
+        d_line = d_query = 0
         tess = -20.0
     lemma_vocab, lemma_idf = index.vocab["lemmaset"], index.idf["lemmaset"]
     shared_idf = {l: float(lemma_idf[lemma_vocab[l]]) for l in shared}  # shared lemmas stand in a corpus line: all in the vocabulary
@@ -46,8 +46,8 @@ def pair_features(index: LineIndex, query: Unit, doc: int) -> list[float]:
     where = _query_position(shared, q_terms, query.n_words, shared_idf)
     return [
         tess,
-        float(d_t),
-        float(d_s),
+        float(d_line),
+        float(d_query),
         float(len(t_lemma_pos)),
         float(min(freq.values())) if freq else 0.0,
         float(_ordered_pairs(q_lemma_pos, t_lemma_pos)),

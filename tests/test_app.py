@@ -147,6 +147,8 @@ def test_unknown_names_are_refused_and_authors_works_in_get_as_in_post(client):
     assert client.get("/api/search.csv", params={"q": PASSAGE, "authors": "lucan"}).status_code == 200
     unknown = client.get("/api/search", params={"q": PASSAGE, "kk": 5})
     assert unknown.status_code == 422 and "kk: Extra inputs are not permitted" in unknown.json()["detail"]
+    busted = client.get("/api/search", params={"q": PASSAGE, "k": 3, "_": "1733240000"})  # jQuery's cache: false
+    assert busted.status_code == 200 and busted.json()["hits"] == client.get("/api/search", params={"q": PASSAGE, "k": 3}).json()["hits"]
     posted = client.post("/api/search", json={"text": PASSAGE, "kk": 3})
     assert posted.status_code == 422 and "kk: Extra inputs are not permitted" in posted.json()["detail"]
 

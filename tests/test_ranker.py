@@ -15,7 +15,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import cross_validate, grouped_folds, training_ids
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.retrieve import make_retriever
-from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos
+from latin_intertext.retrieve.features import DENSE_FEATURES, FEATURES, LineIndex, Unit, dense_features, window_char_cos, window_starts
 from latin_intertext.retrieve.ranker import ALL_FEATURES, AUTHOR_FEATURE, FAMILIES, EvidenceRanker, monotone_direction
 
 from conftest import synonym_vectors
@@ -305,6 +305,18 @@ def test_a_line_sounds_exactly_like_itself_as_a_query():
         features = dense_features(index, Unit.of(lines[doc].text))
         assert features[doc, DENSE_FEATURES.index("char_cos")] == pytest.approx(1.0, abs=1e-6)
         assert window_char_cos(index, Unit.of(lines[doc].text), np.array([doc]))[0] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_every_query_word_is_in_a_sound_window():
+    """A step past the end once left a 9- to 11-word query's closing words in no window (58 of the 482 queries)."""
+    assert window_starts(3) == [0] and window_starts(8) == [0] and window_starts(10) == [0, 2] and window_starts(12) == [0, 4]
+    for n in range(1, 40):
+        covered = {i for start in window_starts(n) for i in range(start, start + 8)}
+        assert set(range(n)) <= covered
+    lines = make_corpus(LINES + [("Poeta", "Carmen", "litora multum ille et terris iactatus et alto")])
+    index = LineIndex.build(lines)
+    query = Unit.of("venit ab litora multum ille et terris iactatus et alto")  # 10 words: the line is words 2-9
+    assert window_char_cos(index, query, np.array([len(lines) - 1]))[0] == pytest.approx(1.0, abs=1e-6)
 
 
 def test_a_long_running_search_keeps_the_features_of_a_bounded_number_of_passages(fitted, monkeypatch):

@@ -341,10 +341,16 @@ def shared_query_words(index: LineIndex, query: Unit, doc: int) -> set[int]:
     return {p for lemma in shared_lemmas(index, query, doc) for p in query.terms["lemmaset"][lemma]}
 
 
+def window_starts(n_words: int) -> list[int]:
+    """Where the query's windows of WINDOW_WORDS words start, every WINDOW_STEP words, the last ending on its last word:
+    a step past the end would leave a 9- to 11-word query's closing words in no window."""
+    last = max(n_words - WINDOW_WORDS, 0)
+    return sorted(set(range(0, last + 1, WINDOW_STEP)) | {last})
+
+
 def window_char_cos(index: LineIndex, query: Unit, lines: np.ndarray) -> np.ndarray:
     """Sound similarity of each line to the closest verse-sized window of the query (long queries dilute plain cosine)."""
     words = query.sound.split()
-    starts = range(0, max(len(words) - WINDOW_WORDS, 0) + 1, WINDOW_STEP)
-    windows = [" ".join(words[i : i + WINDOW_WORDS]) for i in starts] or [""]
+    windows = [" ".join(words[i : i + WINDOW_WORDS]) for i in window_starts(len(words))] or [""]
     sims = index.char_by_line[lines] @ index.char.transform(windows).T
     return sims.max(axis=1).toarray().ravel() if len(lines) else np.zeros(0)

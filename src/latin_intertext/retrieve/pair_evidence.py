@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 PAIR_FEATURES = [
     "tess_score",
-    "tess_dist_target",
-    "tess_dist_source",
+    "tess_dist_line",
+    "tess_dist_query",
     "matched_tokens",
     "rarest_match_freq",
     "ordered_pairs",
@@ -108,19 +108,19 @@ def pair_feature_matrix(index: "LineIndex", query: "Unit", docs: np.ndarray) -> 
     shared = np.zeros((n_rows, n_lemmas), dtype=bool)
     shared[rows, ks] = True
     cell = rows * n_lemmas + ks
-    t_count = np.bincount(cell, minlength=n_rows * n_lemmas).reshape(n_rows, n_lemmas)
-    t_first = np.full(n_rows * n_lemmas, np.iinfo(np.int64).max)
-    np.minimum.at(t_first, cell, pos)
-    t_first = t_first.reshape(n_rows, n_lemmas)
+    line_count = np.bincount(cell, minlength=n_rows * n_lemmas).reshape(n_rows, n_lemmas)
+    line_first = np.full(n_rows * n_lemmas, np.iinfo(np.int64).max)
+    np.minimum.at(line_first, cell, pos)
+    line_first = line_first.reshape(n_rows, n_lemmas)
     q_at = q.at_positions()
     q_count = np.array([len(p) for p in q.positions], dtype=np.float64)
     q_first = np.array([p[0] for p in q.positions], dtype=np.int64)
 
     q_words_matched = (shared.astype(np.float32) @ q_at.astype(np.float32) > 0).sum(axis=1)  # BLAS: integer products are not
     word_rows, word_labels, word_pos = _matched_words(rows, ks, pos)
-    t_words_matched = np.bincount(word_rows, minlength=n_rows)
+    line_words_matched = np.bincount(word_rows, minlength=n_rows)
 
-    tess, d_t, d_s = _tesserae(q, shared, t_count, t_first, q_count, q_first, (q_words_matched >= 2) & (t_words_matched >= 2))
+    tess, d_line, d_query = _tesserae(q, shared, line_count, line_first, q_count, q_first, (q_words_matched >= 2) & (line_words_matched >= 2))
     freq_shared = np.where(shared, q.freq[None, :], np.inf).min(axis=1, initial=np.inf)
     last = line_words[rows] - 1
     edge = _lemmas_where(shared.shape, rows, ks, (pos == 0) | (pos == last))
@@ -133,9 +133,9 @@ def pair_feature_matrix(index: "LineIndex", query: "Unit", docs: np.ndarray) -> 
     where_mean, where_centre = _query_position(q, shared)
     columns = [
         tess,
-        d_t,
-        d_s,
-        t_words_matched,
+        d_line,
+        d_query,
+        line_words_matched,
         np.where(np.isfinite(freq_shared), freq_shared, 0.0),
         _ordered_pairs(q, shared, word_rows, word_labels, word_pos),
         edge,
@@ -152,7 +152,7 @@ def pair_feature_matrix(index: "LineIndex", query: "Unit", docs: np.ndarray) -> 
     return np.column_stack([np.asarray(c, dtype=np.float64) for c in columns]).astype(np.float32)[back].reshape(len(docs), len(PAIR_FEATURES))
 
 
-def _tesserae(q: QueryLemmas, shared, t_count, t_first, q_count, q_first, scored) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _tesserae(q: QueryLemmas, shared, line_count, line_first, q_count, q_first, scored) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tesserae-style, not v3's own score (the ``tesserae`` retriever is that): log(sum over the shared lemmas of their
     count on both sides / their corpus count, over the distances between the two rarest shared lemmas on each side);
     distances count words, both ends included. Unlike v3 it sums per lemma, not per word, uses corpus counts on both
@@ -160,20 +160,20 @@ def _tesserae(q: QueryLemmas, shared, t_count, t_first, q_count, q_first, scored
     n_rows, n_lemmas = shared.shape
     weight = np.zeros(n_rows)
     for k in range(n_lemmas):  # in the query's order, one column at a time: the same sums as the definition's
-        weight = weight + np.where(shared[:, k], 1.0 / q.freq[k] * (t_count[:, k] + q_count[k]), 0.0)
+        weight = weight + np.where(shared[:, k], 1.0 / q.freq[k] * (line_count[:, k] + q_count[k]), 0.0)
     rank = np.empty(n_lemmas, dtype=np.int64)
     rank[sorted(range(n_lemmas), key=lambda k: (q.freq[k], q.names[k]))] = np.arange(n_lemmas)
-    d_t = np.ones(n_rows)
-    d_s = np.ones(n_rows)
+    d_line = np.ones(n_rows)
+    d_query = np.ones(n_rows)
     if n_lemmas >= 2:
         two = np.argsort(np.where(shared, rank[None, :], n_lemmas), axis=1, kind="stable")[:, :2]
         both = shared.sum(axis=1) >= 2
         at = np.arange(n_rows)
-        d_t = np.where(both, np.abs(t_first[at, two[:, 0]] - t_first[at, two[:, 1]]) + 1.0, 1.0)
-        d_s = np.where(both, np.abs(q_first[two[:, 0]] - q_first[two[:, 1]]) + 1.0, 1.0)
+        d_line = np.where(both, np.abs(line_first[at, two[:, 0]] - line_first[at, two[:, 1]]) + 1.0, 1.0)
+        d_query = np.where(both, np.abs(q_first[two[:, 0]] - q_first[two[:, 1]]) + 1.0, 1.0)
     with np.errstate(divide="ignore"):
-        tess = np.where(scored, np.log(np.where(scored, weight, 1.0) / (d_t + d_s)), NO_TESSERAE)
-    return tess, np.where(scored, d_t, 0.0), np.where(scored, d_s, 0.0)
+        tess = np.where(scored, np.log(np.where(scored, weight, 1.0) / (d_line + d_query)), NO_TESSERAE)
+    return tess, np.where(scored, d_line, 0.0), np.where(scored, d_query, 0.0)
 
 
 def _lemmas_where(shape: tuple[int, int], rows, ks, flag) -> np.ndarray:

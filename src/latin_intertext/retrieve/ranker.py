@@ -35,7 +35,7 @@ FAMILIES = {
     "lemmas": [f for f in FEATURES if f.startswith(("lemma_", "lemmaset_", "form_", "word_"))],
     "stems": [f for f in FEATURES if f.startswith("stem_")],
     "lemma pairs": [f for f in FEATURES if f.startswith("bigram_")] + ["ordered_pairs"],
-    "tesserae": ["tess_score", "tess_dist_target", "tess_dist_source", "matched_tokens", "rarest_match_freq"],
+    "tesserae": ["tess_score", "tess_dist_line", "tess_dist_query", "matched_tokens", "rarest_match_freq"],
     "rarity": ["idf_rarest", "idf_second", "rare_shared", "shares_query_rarest"],
     "phrases": ["phrase_idf", "phrase_gap", "phrase_pairs"],
     "background rarity": ["bg_idf_rarest", "bg_idf_second"],

@@ -47,13 +47,15 @@ HitCount = Annotated[int, Field(ge=1, le=MAX_K, description="How many parallels 
 
 class SearchParams(BaseModel):
     """The query string of every GET search, JSON or CSV, of the corpus or of an upload. A name it does not know is
-    refused (422), not ignored: ``authors=lucan`` or ``kk=5`` silently dropped would answer another question."""
+    refused (422), not ignored: ``authors=lucan`` or ``kk=5`` silently dropped would answer another question. The one
+    name ignored is ``_``, the cache-buster jQuery and other clients append (``_=1733240000``): it asks nothing."""
 
     model_config = ConfigDict(extra="forbid")
     q: str = Field(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")
     k: HitCount = 10
     author: list[str] = Field([], description=AUTHOR_HELP)
     authors_: list[str] = Field([], alias="authors", description="The same as `author`, as in POST.")
+    cache_buster: str | None = Field(None, alias="_", description="Ignored: a client's cache-buster (`_=1733240000`).")
 
     def authors(self) -> list[str] | None:
         return author_list(self.author + self.authors_) or None
