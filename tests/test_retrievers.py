@@ -164,7 +164,7 @@ def test_tesserae_score_detail_gives_the_terms_of_the_score_it_made():
     from latin_intertext.serve.explain import score_terms
 
     retriever = make_retriever("tesserae", stopwords=1).index(_CORPUS_FOR_ISOLATION)  # stop list: the commonest lemma
-    (stopped,) = retriever.stoplist
+    (stopped,) = retriever.stoplist_
     passage = "ratem nauta ducit per undas"
     scores = retriever.score_all(passage)
     for doc in np.flatnonzero(np.isfinite(scores)):
@@ -192,7 +192,8 @@ def test_tesserae_finds_matches_past_the_4096th_word_of_a_line():
 
 def test_tesserae_says_when_the_passage_has_fewer_than_two_words_off_its_stop_list(mini_corpus):
     retriever = make_retriever("tesserae", stopwords=1).index(mini_corpus)
-    assert retriever.stoplist == ["per"]
+    assert retriever.stoplist_ == ["per"]
+    assert retriever.params()["stopwords"] == 1 and "stoplist_" not in retriever.params()  # what indexing learned is no setting
     reason = retriever.no_hits_reason("per per arma")
     assert "stop list" in reason and "per" in reason and "1 such word" in reason
     assert retriever.no_hits_reason("arma uirum") is None
@@ -217,7 +218,7 @@ def test_tesserae_drops_lines_with_one_match_and_scores_by_the_formula():
 
 def test_tesserae_stoplist_is_the_most_frequent_lemmas(mini_corpus):
     retriever = make_retriever("tesserae", stopwords=1).index(mini_corpus)
-    assert retriever.stoplist == ["per"]
+    assert retriever.stoplist_ == ["per"]
 
 
 def test_untied_keeps_the_order_and_makes_every_score_distinct():

@@ -31,6 +31,7 @@ from latin_intertext.errors import LatinIntertextError
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
 LEMMATISER_VERSION = 8
+WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
 def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: str) -> None:
@@ -361,13 +362,13 @@ def respellings(form: str, spots: list[int], letter: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def is_known(form: str) -> bool:
     """Whether the Latin lexicon knows ``form`` in any of its spellings."""
     return any(simplemma.is_known(s, lang="la") for s in spellings(form))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def split_enclitic(form: str) -> tuple[str, str]:
     """Split ``-que``, ``-ne`` or ``-ve`` off a lower-case form when the lexicon says the base is a word.
 
@@ -392,7 +393,7 @@ def _known_exact(form: str) -> bool:
     return any(simplemma.is_known(s, lang="la") for s in (form, *spellings(form)[:1]))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def lemmatize(form: str) -> str:
     """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
     if (corrected := _LEMMA_OVERRIDES.get(fold(form))) is not None:
@@ -498,14 +499,14 @@ def guess_stem(folded: str) -> str:
     return stem if len(stem) >= MIN_GUESSED_STEM else folded
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def _norm(word: str) -> tuple[str, str, str]:
     """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap."""
     base, clitic = split_enclitic(strip_diacritics(word).lower())
     return fold(base), base, clitic
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def name_lemma(base: str) -> str | None:
     """The folded lemma of a lower-case form read as a name, where simplemma has one (*aeneas*: *Aeneas*, *ueneris*:
     *Venus*, *marte*: *Mars*), else None.
@@ -526,7 +527,7 @@ def name_reading(word: str) -> str | None:
     return name_lemma(_norm(word)[1])
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def _analyse(word: str, name: bool = False) -> tuple[str, str, str]:
     norm, base, clitic = _norm(word)
     return norm, (name and _name_headword(norm, base)) or lemmatize(base), clitic
@@ -654,14 +655,14 @@ def filed_lemmas(text: str, names: frozenset[str] = frozenset()) -> set[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1)
 def _lexicon():
     from latin_intertext.lexicon import CandidateLemmas
 
     return CandidateLemmas()
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=WORD_CACHE)
 def lemma_candidates(word: str) -> frozenset[str]:
     """Every lemma a form may belong to: simplemma's choice plus the lexicon's alternatives, a gerundive's verb and,
     for a capitalised word, its reading as a name (which a capital opening a sentence leaves open). Memoised: an index

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from latin_intertext.latin import fold, older_spellings, respellings
+from latin_intertext.latin import WORD_CACHE, fold, older_spellings, respellings
 
 _VOWELS = "aeiouy"
 _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
@@ -115,14 +115,14 @@ def gerundive_verb_forms(lemma: str) -> tuple[str, list[str]]:
     return m["stem"], _third_persons(m["stem"], m["vowel"])  # capiendus -> capit, adeundus -> adit
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def _gerundive_verbs(analyzer, lemma: str) -> frozenset[str]:
     """Verbs of a gerundive lemma: the lemmas of its third person that begin with its stem (*miserat* is also *mitto*'s)."""
     stem, verb_forms = gerundive_verb_forms(lemma)
     return frozenset(verb for form in verb_forms for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WORD_CACHE)
 def _lookup(analyzer, norm: str) -> frozenset[str]:
     if not norm:
         return frozenset()

@@ -48,12 +48,10 @@ def _corpus_text_file(corpus) -> Path:
     """The lemmatised corpus as gensim's LineSentence text (one line of space-separated lemmas), cached beside it."""
     path = corpus.path.with_suffix(".txt")
     if not path.is_file():
-        tmp = path.with_suffix(".partial.txt")
-        with open(tmp, "w", encoding="utf-8") as fh:
+        with atomic_files(path) as (tmp,), open(tmp, "w", encoding="utf-8") as fh:
             for lemmas in corpus:
                 fh.write(" ".join(lemmas))
                 fh.write("\n")
-        tmp.replace(path)
     return path
 
 
@@ -97,7 +95,8 @@ def train_vectors(
             if on_epoch:
                 on_epoch(self.epoch)
 
-    # gensim's corpus_file mode trains on all cores without the GIL-bound Python iterator.
+    # gensim's corpus_file mode reads the text in C, without the GIL-bound Python iterator; with one worker (the
+    # default) it gives the same vectors on every run, more workers are faster but not reproducible.
     text_path = _corpus_text_file(corpus)
     model = Word2Vec(
         corpus_file=str(text_path),

@@ -94,7 +94,8 @@ class Retriever(ABC):
         return np.isfinite(scores)
 
     def params(self) -> dict:
-        return {k: v for k, v in vars(self).items() if not k.startswith("_") and k not in ("corpus", "doc_ids") and isinstance(v, (int, float, str, bool, type(None), tuple, list))}
+        """The settings given to ``__init__``: not what indexing or fitting learned (named ``like_this_``, as in sklearn)."""
+        return {k: v for k, v in vars(self).items() if not k.startswith("_") and not k.endswith("_") and k not in ("corpus", "doc_ids") and isinstance(v, (int, float, str, bool, type(None), tuple, list))}
 
 
 class LearnedRetriever(Retriever):

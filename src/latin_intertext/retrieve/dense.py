@@ -16,6 +16,7 @@ import numpy as np
 
 from latin_intertext.benchmark import CorpusLine
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import indexes_dir
 from latin_intertext.retrieve.base import Retriever, register, requirement
 
@@ -68,13 +69,15 @@ class Dense(Retriever):
         texts = [d.text for d in corpus]
         path = indexes_dir() / f"dense-{corpus_key(texts)}.npy"
         if path.is_file():
-            self._emb = np.load(path)
-            return
+            try:
+                self._emb = np.load(path, allow_pickle=False)
+                if self._emb.shape[0] == len(texts):
+                    return
+            except (OSError, ValueError, EOFError):  # a damaged cache is ours: encoded again and overwritten
+                pass
         self._emb = self._encode(texts)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".partial.npy")
-        np.save(tmp, self._emb)
-        tmp.replace(path)
+        with atomic_files(path) as (tmp,), open(tmp, "wb") as fh:  # a file handle: numpy would add .npy to the name
+            np.save(fh, self._emb)
 
     def score_all(self, text: str) -> np.ndarray:
         return self._emb @ self._encode([text])[0]

@@ -150,8 +150,8 @@ class Tesserae(Retriever):
                 inv_freq[i] = [1.0 / stems.of(lemmas) for _form, lemmas in lines[i]]
         self._target_stems = StemFrequencies(lines)  # the passage's frequencies: the searched corpus, for every passage
         counts = self._target_stems.lemma_counts()
-        self.stoplist = latin.commonest(counts, self.stopwords)
-        stop = set(self.stoplist)
+        self.stoplist_ = latin.commonest(counts, self.stopwords)
+        stop = set(self.stoplist_)
         self._lines = lines
         self._inv_freq = inv_freq
         # Inverted index: lemma -> (line ids, token positions) of its occurrences.
@@ -167,8 +167,8 @@ class Tesserae(Retriever):
         if len(live) >= 2:
             return None
         return (
-            f"Tesserae matches only words outside its stop list, the {len(self.stoplist)} commonest lemmas of the corpus "
-            f"({', '.join(self.stoplist)}); the passage has {len(live)} such word(s), and a line needs two."
+            f"Tesserae matches only words outside its stop list, the {len(self.stoplist_)} commonest lemmas of the corpus "
+            f"({', '.join(self.stoplist_)}); the passage has {len(live)} such word(s), and a line needs two."
         )
 
     def _passage(self, text: str) -> tuple[list[tuple[str, frozenset[str]]], dict[str, list[int]], list[float]]:

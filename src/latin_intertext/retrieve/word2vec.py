@@ -154,7 +154,7 @@ class TunedWord2VecAlign(Word2VecAlign, LearnedRetriever):
         alignments = {q.id: self._alignments(q.text) for q in train.queries}
         settings = [(t, w, n) for t in TUNING_GRID["threshold"] for w in TUNING_GRID["soft_weight"] for n in TUNING_GRID["neighbours"]]
 
-        def train_ndcg(setting: tuple[float, float]) -> float:
+        def train_ndcg(setting: tuple[float, float, int]) -> float:
             run = {}
             for qid, a in alignments.items():
                 scores = self._score(a, *setting)

@@ -35,8 +35,17 @@ FORM_BONUS_DEPTH = 2000  # how many of a search's best lines are checked for the
 TESSERAE_INDEX = "tesserae-la"
 
 
+def bm25_idf(n_docs: int, df: np.ndarray) -> np.ndarray:
+    """Lucene's BM25 idf, never negative: log(1 + (N - df + 0.5) / (df + 0.5))."""
+    return np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
 class SparseLemmaBM25(Retriever):
-    """BM25 over simplemma lemmas (as the registry's ``bm25-lemma``), as a scipy.sparse inverted index.
+    """BM25 over simplemma lemmas as a scipy.sparse inverted index, for searching Tesserae-la's 480,000 lines.
+
+    Not the registry's ``bm25-lemma`` (bm25s), whose scores it does not reproduce: the numerator keeps Robertson's
+    (k1 + 1), each query lemma counts once however often the passage repeats it, and the passage's lemmas are read
+    as filed (:func:`latin.filed_lemmas`); it is ranked against no gold, so it is on no leaderboard.
 
     Lines are read one by one, so a capital opening a line says nothing of a name; the forms the corpus
     capitalises inside its sentences (``names``, :func:`latin.name_forms`) are read as names there too, in
@@ -77,7 +86,7 @@ class SparseLemmaBM25(Retriever):
         tf = sp.csr_matrix((data, (np.frombuffer(rows, dtype=np.int32), np.frombuffer(cols, dtype=np.int32))), shape=(n_docs, max(len(vocab), 1)))
         tf.sum_duplicates()
         df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
-        idf = np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+        idf = bm25_idf(n_docs, df).astype(np.float32)
         avgdl = float(lengths.mean()) if n_docs else 1.0
         norm = self.k1 * (1.0 - self.b + self.b * lengths / max(avgdl, 1e-9))
         row_of = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
@@ -120,7 +129,7 @@ class SparseLemmaBM25(Retriever):
         if self._idf is None:
             n_docs = self._weights.shape[0]
             df = np.diff(self._weights.indptr).astype(np.float64)
-            self._idf = np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+            self._idf = bm25_idf(n_docs, df)
         return self._idf
 
     # --- cache -----------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import numpy as np
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve import resolve_name
 from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec, top_k
@@ -140,24 +141,21 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
                 cached = pickle.load(fh)
             cached.corpus = lines
             return cached
-        except Exception:  # a truncated or incompatible file: index again and overwrite it
+        except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError):  # truncated or of older code: index again
             path.unlink(missing_ok=True)
     engine = _indexed(name, lines)
-    tmp = path.with_suffix(".partial")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         engine.corpus = ()  # the caller holds the corpus; do not store it twice
         try:
-            with open(tmp, "wb") as fh:
+            with atomic_files(path) as (tmp,), open(tmp, "wb") as fh:
                 pickle.dump(engine, fh, protocol=5)
         finally:
             engine.corpus = lines
-        tmp.replace(path)
         for old in folder.glob(f"{stem}*.pickle"):
             if old != path:
                 old.unlink(missing_ok=True)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        tmp.unlink(missing_ok=True)  # caching is an optimisation: an unwritable folder or an unpicklable retriever only costs time
+    except (OSError, LatinIntertextError, pickle.PicklingError, TypeError, AttributeError):
+        pass  # caching is an optimisation: an unwritable folder or an unpicklable retriever only costs time
     return engine
 
 

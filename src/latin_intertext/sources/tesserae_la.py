@@ -33,6 +33,7 @@ import numpy as np
 
 from latin_intertext import QUERY_FILE_STEM, latin
 from latin_intertext.errors import InputError
+from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import data_home
 from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
 from latin_intertext.sources.tess import BLANK, DUPLICATE, NO_TEXT, Skipped, TessLine, TessText, parse_tess, split_lines
@@ -278,13 +279,11 @@ def lemmatised_corpus(
     corpus = LemmaCorpus(
         list(vocab), np.asarray(ids, dtype=np.int32), np.asarray(offsets, dtype=np.int64), report, path
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".partial.npz")
-    np.savez_compressed(
-        tmp, vocab=np.asarray(corpus.vocab, dtype=str), ids=corpus.ids, offsets=corpus.offsets,
-        meta=np.asarray(json.dumps(report.to_dict())),
-    )
-    tmp.replace(path)
+    with atomic_files(path) as (tmp,), open(tmp, "wb") as fh:  # a file handle: numpy would add .npz to the name
+        np.savez_compressed(
+            fh, vocab=np.asarray(corpus.vocab, dtype=str), ids=corpus.ids, offsets=corpus.offsets,
+            meta=np.asarray(json.dumps(report.to_dict())),
+        )
     return corpus
 
 
