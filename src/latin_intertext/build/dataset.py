@@ -14,18 +14,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from latin_intertext import QUERY_FILE_STEM, latin
+from latin_intertext import EPICS, QUERY_FILE_STEM, latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
 from latin_intertext.sources.gold import WORKS, GoldParallel, line_ends, read_gold
 from latin_intertext.sources.tess import DUPLICATE, Duplicate, Skipped, TessText, author_key, parse_tess
 
-TARGET_FILES = {  # author key -> file stem in naacl2021/texts
-    "vergil": "vergil.aeneid",
-    "lucan": "lucan.bellum_civile",
-    "ovid": "ovid.metamorphoses",
-    "statius": "statius.thebaid",
-}
+TARGET_FILES = {epic.key: epic.file_stem for epic in EPICS}  # author key -> file stem in naacl2021/texts
 GOLD_FILE = "naacl2021/vf_intertext_dataset_1_0.csv"
 VF_BOOK = 1
 
@@ -94,6 +89,11 @@ def numbering_gaps(corpus: list[CorpusLine]) -> list[NumberingGap]:
     return gaps
 
 
+def doc_id(author_key: str, book: int, line: int) -> str:
+    """The id of an epic's line: ``{author}-{book}-{line}``, as the card gives it (``vergil-1-1``)."""
+    return f"{author_key}-{book}-{line}"
+
+
 def query_id(start: int, end: int, book: int = VF_BOOK) -> str:
     """The id of the query for VF lines ``start``..``end`` of ``book``: ``vf-1-{start}-{end}``, as the card gives it."""
     return f"vf-{book}-{start}-{end}"
@@ -126,7 +126,7 @@ def read_corpus(root: Path, report: BuildReport) -> list[CorpusLine]:
                 if author_key(tl.tess_index) != author:
                     raise InputError(f"{tl.path}:{tl.lineno}: citation {tl.tess_index} is not by {author}", hint=f"Files named {stem}.* must hold {author}'s verses only.")
                 book, line = tl.book_line
-                corpus.append(CorpusLine(f"{author}-{book}-{line}", tl.text, author.capitalize(), WORKS[author], book, line, tl.tess_index))
+                corpus.append(CorpusLine(doc_id(author, book, line), tl.text, author.capitalize(), WORKS[author], book, line, tl.tess_index))
     return corpus
 
 
@@ -148,18 +148,18 @@ def prefer_quoted_occurrences(
     quoted: dict[str, list[GoldParallel]] = {}
     for p in parallels:
         for n in p.target_lines:
-            quoted.setdefault(f"{p.author}-{p.book}-{n}", []).append(p)
+            quoted.setdefault(doc_id(p.author, p.book, n), []).append(p)
     index = {d.id: i for i, d in enumerate(corpus)}
     listed = {(s.path, s.lineno): n for n, s in enumerate(skipped)}
     corpus, skipped = list(corpus), list(skipped)
     for dup in duplicates:
         book, line = dup.line.book_line
-        doc_id = f"{author_key(dup.line.tess_index)}-{book}-{line}"
-        quoting = quoted.get(doc_id, [])
-        first = corpus[index[doc_id]] if quoting else None
+        dup_id = doc_id(author_key(dup.line.tess_index), book, line)
+        quoting = quoted.get(dup_id, [])
+        first = corpus[index[dup_id]] if quoting else None
         if not quoting or _shared_forms(quoting, dup.line.text) <= _shared_forms(quoting, first.text):
             continue
-        corpus[index[doc_id]] = replace(first, text=dup.line.text)
+        corpus[index[dup_id]] = replace(first, text=dup.line.text)
         rows = ", ".join(str(p.csv_line) for p in quoting)
         note = f"(also at line {dup.line.lineno}, whose words the gold quotes: CSV line {rows}); that one kept"
         skipped[listed[(dup.line.path, dup.line.lineno)]] = Skipped(dup.line.path, dup.first_lineno, DUPLICATE, first.text, dup.line.tess_index, note, quoted_kept=True)
@@ -191,7 +191,7 @@ def make_qrels(parallels: list[GoldParallel]) -> dict[str, dict[str, int]]:
     for p in parallels:
         row = qrels.setdefault(query_id(p.vf_start, p.vf_end), {})
         for n in p.target_lines:
-            row[f"{p.author}-{p.book}-{n}"] = 1
+            row[doc_id(p.author, p.book, n)] = 1
     return qrels
 
 

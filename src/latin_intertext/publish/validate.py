@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from latin_intertext.benchmark import Benchmark, Query, benchmark_from_rows, checksum_problems, read_rows, reference_problems, schema_problems
-from latin_intertext.build.dataset import VF_BOOK, query_id
+from latin_intertext.build.dataset import VF_BOOK, doc_id, query_id
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.card import render_card
 from latin_intertext.publish.stats import compare_with_reference, compute_stats
@@ -87,7 +87,7 @@ def validate_dataset(root: Path | str) -> list[str]:
         if row["score"] != 1.0:
             problems.append(f"qrels row {n}: score {row['score']} should be 1.0")
     for d in bench.corpus:
-        if d.id != f"{d.author.lower()}-{d.book}-{d.line}":
+        if d.id != doc_id(d.author.lower(), d.book, d.line):
             problems.append(f"corpus id {d.id!r} does not match author/book/line ({d.author}, {d.book}, {d.line})")
     problems += [f"query {q.id!r} has no qrels" for q in bench.queries if q.id not in bench.qrels]
     problems += [problem for q in bench.queries for problem in _query_problems(q)]

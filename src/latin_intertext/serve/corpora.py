@@ -37,7 +37,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from latin_intertext import EPICS
 from latin_intertext.benchmark import Benchmark, CorpusLine
+from latin_intertext.build.dataset import doc_id
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.latin import has_latin_words, phrases, strip_diacritics
 from latin_intertext.sources.gold import WORKS
@@ -45,7 +47,7 @@ from latin_intertext.sources.tess import TessLine, TessText
 from latin_intertext.sources.tesserae_la import TessRead, read_tess
 
 # File stems of the benchmark's four epics, as named in naacl2021/ and tesserae-la/.
-EPIC_STEMS = {"vergil.aeneid": "vergil", "lucan.bellum_civile": "lucan", "ovid.metamorphoses": "ovid", "statius.thebaid": "statius"}
+EPIC_STEMS = {epic.file_stem: epic.key for epic in EPICS}
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 _KEY_BAD = re.compile(r"[^a-z0-9_]+")
 _LOCUS_BAD = re.compile(r"[^a-z0-9_-]+")
@@ -249,7 +251,7 @@ class _Builder:
         for tl in all_lines:
             m = _BOOK_LINE.match(tl.locus)
             if epic and m:
-                base = f"{epic}-{int(m[1])}-{int(m[2])}"
+                base = doc_id(epic, int(m[1]), int(m[2]))
                 group = ("epic", epic, int(m[1]))
             else:
                 section = key(tl.section) if sections else ""

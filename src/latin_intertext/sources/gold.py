@@ -11,10 +11,11 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from latin_intertext import EPICS
 from latin_intertext.errors import InputError
 
-AUTHORS = {"Vergil": "vergil", "Lucan": "lucan", "Ovid": "ovid", "Statius": "statius"}
-WORKS = {"vergil": "Aeneid", "lucan": "Bellum Civile", "ovid": "Metamorphoses", "statius": "Thebaid"}
+AUTHORS = {epic.author: epic.key for epic in EPICS}
+WORKS = {epic.key: epic.work for epic in EPICS}
 REQUIRED_COLUMNS = (
     "VF: Line Start",
     "VF: Line End",

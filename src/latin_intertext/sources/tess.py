@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from latin_intertext import EPICS
 from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
 
 _CITATION = re.compile(r"^<(?P<tag>[^<>]*?)\s*(?P<locus>[^\s<>]+)>(?P<sep>[\t ]+|$)(?P<text>.*)$")
@@ -24,13 +25,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 
 # Tesserae abbreviations of the authors whose keys the benchmark uses.
-AUTHOR_KEYS = {
-    "verg.": "vergil",
-    "luc.": "lucan",
-    "ov.": "ovid",
-    "stat.": "statius",
-    "valerius": "valerius_flaccus",
-}
+AUTHOR_KEYS = {epic.tess_abbreviation: epic.key for epic in EPICS} | {"valerius": "valerius_flaccus"}
 
 
 @dataclass(frozen=True)
