@@ -102,7 +102,7 @@ def test_openapi_documents_the_api(client):
     assert "post" in spec["paths"]["/api/search"] and client.get("/docs").status_code == 200
     searches = ("/api/search", "/api/search.csv", "/api/upload/{upload_id}/search", "/api/upload/{upload_id}/search.csv")
     params = [[p for p in spec["paths"][path]["get"]["parameters"] if p["in"] == "query"] for path in searches]
-    assert [p["name"] for p in params[0]] == ["q", "k", "author", "authors"] and all(p == params[0] for p in params)  # one query string for all four
+    assert [p["name"] for p in params[0]] == ["q", "k", "author", "authors", "_"] and all(p == params[0] for p in params)  # one query string for all four
     assert params[0][1]["schema"]["maximum"] == MAX_K and params[0][2]["schema"]["type"] == "array"
 
 

@@ -169,11 +169,11 @@ def test_tesserae_score_detail_gives_the_terms_of_the_score_it_made():
     scores = retriever.score_all(passage)
     for doc in np.flatnonzero(np.isfinite(scores)):
         detail = retriever.score_detail(passage, int(doc))
-        total = sum(w["inv_freq"] for w in detail["query"] + detail["line"])
-        assert detail["score"] == pytest.approx(float(scores[doc])) == pytest.approx(math.log(total / (detail["d_query"] + detail["d_line"])))
-        assert stopped not in {w["form"] for w in detail["query"] + detail["line"]} and f"= {detail['score']:.3f}: " in score_terms(detail)
+        total = sum(w.inv_freq for w in detail.query + detail.line)
+        assert detail.score == pytest.approx(float(scores[doc])) == pytest.approx(math.log(total / (detail.d_query + detail.d_line)))
+        assert stopped not in {w.form for w in detail.query + detail.line} and f"= {detail.score:.3f}: " in score_terms(detail)
         shares_it = stopped in _CORPUS_FOR_ISOLATION[doc].text.split()
-        assert detail["stop_listed"] == ([stopped] if shares_it else []) and score_terms(detail).endswith(f"; not scored (stop list): {stopped}") == shares_it
+        assert detail.stop_listed == ([stopped] if shares_it else []) and score_terms(detail).endswith(f"; not scored (stop list): {stopped}") == shares_it
     assert retriever.score_detail(passage, 2) is None and not np.isfinite(scores[2])  # a line v3 does not score has no terms
     assert make_retriever("bm25").index(_CORPUS_FOR_ISOLATION).score_detail(passage, 0) is None and score_terms(None) == ""
 

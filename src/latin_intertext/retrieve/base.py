@@ -24,6 +24,27 @@ import numpy as np
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 
 
+@dataclass(frozen=True)
+class ScoredWord:
+    form: str
+    position: int  # in its line or passage, from 0
+    inv_freq: float  # 1/f, f the form's count in its own text
+
+
+@dataclass(frozen=True)
+class ScoreDetail:
+    """The terms of a distance-weighted rarity score (Tesserae v3's), for a reader to check one line's score by hand:
+    each side's scored words, the words spanned by each side's two rarest, the shared words the stop list kept out."""
+
+    formula: str
+    score: float
+    query: list[ScoredWord]
+    line: list[ScoredWord]
+    d_query: int
+    d_line: int
+    stop_listed: list[str]
+
+
 class Retriever(ABC):
     name: ClassVar[str] = ""
     # What a line needs to be found at all, for "No line ... the passage." when nothing is.
@@ -66,7 +87,7 @@ class Retriever(ABC):
         """Why no line can be found for ``text``, where the passage itself rules every line out; else None."""
         return None
 
-    def score_detail(self, text: str, doc: int) -> dict | None:
+    def score_detail(self, text: str, doc: int) -> "ScoreDetail | None":
         """How line ``doc``'s score for ``text`` was made, in the retriever's own terms, where they are few enough to
         show (Tesserae's); else None."""
         return None

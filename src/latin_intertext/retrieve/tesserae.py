@@ -59,7 +59,7 @@ import numpy as np
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
-from latin_intertext.retrieve.base import Retriever, register
+from latin_intertext.retrieve.base import Retriever, ScoreDetail, ScoredWord, register
 from latin_intertext.retrieve.postings import Postings
 
 
@@ -183,7 +183,7 @@ class Tesserae(Retriever):
             self._passages[text] = known
         return known
 
-    def score_detail(self, text: str, doc: int) -> dict | None:
+    def score_detail(self, text: str, doc: int) -> ScoreDetail | None:
         """The terms of v3's formula for one line: each side's matched words with their 1/f, the distance between each
         side's two rarest, and the words both share that the stop list keeps out of the score."""
         query, q_lemmas, q_inv = self._passage(text)
@@ -195,15 +195,15 @@ class Tesserae(Retriever):
         if score is None:
             return None
         stopped = {lemma for _form, lemmas in query for lemma in lemmas & self._stop} & {lemma for _form, lemmas in self._lines[doc] for lemma in lemmas & self._stop}
-        return {
-            "formula": "ln((sum 1/f query + sum 1/f line) / (d query + d line))",
-            "score": score,
-            "query": [{"form": form, "position": p, "inv_freq": w} for p, form, w in target],
-            "line": [{"form": form, "position": p, "inv_freq": w} for p, form, w in source],
-            "d_query": rare_pair_distance([p for p, _, _ in target], [w for _, _, w in target]),
-            "d_line": rare_pair_distance([p for p, _, _ in source], [w for _, _, w in source]),
-            "stop_listed": sorted(stopped),
-        }
+        return ScoreDetail(
+            formula="ln((sum 1/f query + sum 1/f line) / (d query + d line))",
+            score=score,
+            query=[ScoredWord(form, p, w) for p, form, w in target],
+            line=[ScoredWord(form, p, w) for p, form, w in source],
+            d_query=rare_pair_distance([p for p, _, _ in target], [w for _, _, w in target]),
+            d_line=rare_pair_distance([p for p, _, _ in source], [w for _, _, w in source]),
+            stop_listed=sorted(stopped),
+        )
 
     def score_all(self, text: str) -> np.ndarray:
         scores = np.full(len(self.doc_ids), -np.inf)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from latin_intertext import latin
+from latin_intertext.retrieve.base import ScoreDetail
 
 KINDS = ("form", "lemma", "candidate")
 
@@ -135,18 +136,18 @@ def query_segments(text: str, matches: list[MatchedWord]) -> list[tuple[str, Mat
     return segments(text, [(s, m) for m in matches for s in m.query])
 
 
-def score_terms(detail: dict | None) -> str:
+def score_terms(detail: ScoreDetail | None) -> str:
     """A Tesserae score's terms in one line (:meth:`Retriever.score_detail`), so that a reader sees why one line
     outranks another: each side's summed 1/f, the distances between each side's two rarest words, and the shared
     words the stop list kept out of the score. "" where the retriever gives no terms."""
     if not detail:
         return ""
-    query, line = (sum(w["inv_freq"] for w in detail[side]) for side in ("query", "line"))
-    words = " ".join(w["form"] for w in detail["query"]) + " ~ " + " ".join(w["form"] for w in detail["line"])
+    query, line = (sum(w.inv_freq for w in side) for side in (detail.query, detail.line))
+    words = " ".join(w.form for w in detail.query) + " ~ " + " ".join(w.form for w in detail.line)
     text = (
-        f"score = ln(({query:,.0f} + {line:,.0f}) / ({detail['d_query']} + {detail['d_line']})) = {detail['score']:.3f}: "
+        f"score = ln(({query:,.0f} + {line:,.0f}) / ({detail.d_query} + {detail.d_line})) = {detail.score:.3f}: "
         f"1/f summed over the scored words ({words}), over the words spanned by the two rarest on each side"
     )
-    if detail["stop_listed"]:
-        text += f"; not scored (stop list): {', '.join(detail['stop_listed'])}"
+    if detail.stop_listed:
+        text += f"; not scored (stop list): {', '.join(detail.stop_listed)}"
     return text

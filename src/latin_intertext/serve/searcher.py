@@ -35,7 +35,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve import resolve_name
-from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec, top_k
+from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec, ScoreDetail, top_k
 from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, IndexMeta, SparseLemmaBM25, index_dir, load_index, save_index
@@ -269,7 +269,7 @@ class Hit:
     score: float
     matches: list[MatchedWord]
     context: list[ContextLine] = field(default_factory=list)
-    score_detail: dict | None = None  # the retriever's terms of the score, where it gives them (Retriever.score_detail)
+    score_detail: ScoreDetail | None = None  # the retriever's terms of the score, where it gives them (Retriever.score_detail)
 
     @property
     def id(self) -> str:
