@@ -69,6 +69,10 @@ def test_malformed_lines_are_all_listed_with_file_and_line(tmp_path):
     assert [p.split(": no <citation>")[0] for p in info.value.problems] == ["bad.tess:2", "bad.tess:4"]
     assert "'no citation here'" in info.value.problems[0]
     assert "tab or a space" in str(info.value)
+    listed: list[str] = []  # read leniently: the same problems listed, the good lines kept, their numbers unchanged
+    text = parse_tess(path, display="bad.tess", malformed=listed)
+    assert listed == info.value.problems and [(l.lineno, l.text) for l in text.lines] == [(1, "good"), (3, "good too")]
+    assert not text.skipped
 
 
 def test_require_book_line_rejects_non_integer_locus(tmp_path):

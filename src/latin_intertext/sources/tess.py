@@ -109,11 +109,15 @@ class TessText:
     run_together: list[str] = field(default_factory=list)  # file:line: notes of lines holding several citations, read as the lines they hold (split_run_together)
 
 
-def parse_tess(path: Path | str, *, require_book_line: bool = False, display: str | None = None, split_run_together: bool = False) -> TessText:
+def parse_tess(
+    path: Path | str, *, require_book_line: bool = False, display: str | None = None, split_run_together: bool = False,
+    malformed: list[str] | None = None,
+) -> TessText:
     """Parse one ``.tess`` file.
 
-    Malformed lines raise :class:`InputError` listing every one as ``file:line: reason``;
-    blank lines and duplicate citations are skipped and recorded in ``TessText.skipped``.
+    Malformed lines raise :class:`InputError` listing every one as ``file:line: reason``, or, given a ``malformed``
+    list (a collection read leniently), are left out and listed there; blank lines and duplicate citations are
+    skipped and recorded in ``TessText.skipped``.
     ``require_book_line`` demands integer ``BOOK.LINE`` loci, as the benchmark's epics have.
     ``split_run_together`` reads a line holding a second citation of its work (a lost line break:
     ``<coripp. johann. 1.581> ... facessunt.<coripp. johann. 2.1> Pellitur ...``) as the lines it holds, each
@@ -168,7 +172,9 @@ def parse_tess(path: Path | str, *, require_book_line: bool = False, display: st
             sep = "tab" if "\t" in separator else "space"
             result.separators[sep] = result.separators.get(sep, 0) + 1
             result.lines.append(tess_line)
-    if problems:
+    if problems and malformed is not None:
+        malformed.extend(problems)
+    elif problems:
         raise InputError(
             f"{name}: {len(problems)} malformed line(s)",
             problems,

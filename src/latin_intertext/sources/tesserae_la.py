@@ -21,8 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
-import tempfile
 import zipfile
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -36,11 +34,10 @@ from latin_intertext.errors import InputError
 from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import data_home
 from latin_intertext.sources.manifest import SourceFile, load_manifest, mirror_from_env, resolve_sources, verify
-from latin_intertext.sources.tess import BLANK, DUPLICATE, NO_TEXT, Skipped, TessLine, TessText, parse_tess, split_lines
+from latin_intertext.sources.tess import BLANK, DUPLICATE, NO_TEXT, Skipped, TessLine, TessText, parse_tess
 
 COLLECTION = "tesserae-la"
 CACHE_VERSION = 4  # bump when the cache's format or the lines read change (latin.LEMMATISER_VERSION covers the lemmas); 3: a duplicate citation is one whose section repeats too; 4: HELD_OUT left out, lines run together read as two
-_PROBLEM_LINE = re.compile(r":(\d+): ")
 
 
 @dataclass
@@ -74,22 +71,10 @@ def read_tess(path: Path, display: str | None = None, lenient: bool = True) -> T
     """
     name = display or str(path)
     malformed: list[str] = []
-    try:
-        text = parse_tess(path, display=name, split_run_together=lenient)
-        run_together = [] if lenient else [f"{name}:{t.lineno}: a citation {c} inside the verse: a line break lost?" for t in text.lines if (c := t.inner_citation())]
-        if run_together:
-            raise InputError(f"{name}: {len(run_together)} line(s) holding two cited lines", run_together, "Break each such line in two at its second citation.")
-    except InputError as exc:
-        if not lenient or not exc.problems:  # strict, or an unreadable file: nothing to be lenient about
-            raise
-        malformed = list(exc.problems)
-        bad = {int(m.group(1)) for p in malformed if (m := _PROBLEM_LINE.search(p[len(name) :] if p.startswith(name) else p))}
-        raw = split_lines(path.read_text(encoding="utf-8"))
-        with tempfile.NamedTemporaryFile("w", suffix=".tess", encoding="utf-8", delete=True) as tmp:
-            tmp.write("\n".join("" if i in bad else line for i, line in enumerate(raw, start=1)))
-            tmp.flush()
-            text = parse_tess(tmp.name, display=name, split_run_together=True)  # same line numbers; malformed ones are now blank
-        text.skipped = [s for s in text.skipped if s.lineno not in bad]
+    text = parse_tess(path, display=name, split_run_together=lenient, malformed=malformed if lenient else None)
+    run_together = [] if lenient else [f"{name}:{t.lineno}: a citation {c} inside the verse: a line break lost?" for t in text.lines if (c := t.inner_citation())]
+    if run_together:
+        raise InputError(f"{name}: {len(run_together)} line(s) holding two cited lines", run_together, "Break each such line in two at its second citation.")
     text.skipped = [s for s in text.skipped if s.kind != DUPLICATE]  # returned in ``duplicates`` instead
     duplicates = [(d.line, f"{d.line.path}:{d.line.lineno}: duplicate citation {d.line.tess_index} (first at line {d.first_lineno})") for d in text.duplicates]
     return TessRead(text, duplicates, malformed)
