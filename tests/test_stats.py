@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
-from latin_intertext.evaluate.stats import bootstrap_ci, format_p, holm, paired_bootstrap_p, paired_test, randomization_test
+from latin_intertext.evaluate.stats import Interval, bootstrap_ci, format_p, holm, paired_bootstrap_p, paired_test, randomization_test
 
 
 def test_bootstrap_ci_matches_scipy_percentile_interval():
@@ -145,3 +145,7 @@ def test_p_at_the_resampling_floor_is_printed_as_a_bound():
     assert format_p(20 / 10_001, raw=1 / 10_001) == "≤ 0.0020"  # adjusted from a bound, still a bound (rounded up)
     p = randomization_test(np.random.default_rng(5).normal(0.2, 0.1, size=200), 5000)
     assert format_p(p, 5000) == "≤ 0.0002"
+
+
+def test_an_interval_prints_both_ends_in_the_format_given():
+    assert f"{Interval(-0.01, 0.03):+.4f}" == "[-0.0100, +0.0300]" and f"{Interval(0.34981, 0.41652):.4f}" == "[0.3498, 0.4165]"

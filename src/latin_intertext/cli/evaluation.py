@@ -196,7 +196,7 @@ def compare(
         table.add_column(col, justify="left" if col == "metric" else "right")
     for t in tests:
         table.add_row(
-            METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"[{t.ci95.low:+.4f}, {t.ci95.high:+.4f}]",
+            METRICS[t.metric].label, _fmt(t.mean_a), _fmt(t.mean_b), f"{t.diff:+.4f}", f"{t.ci95:+.4f}",
             format_p(t.p_randomization, resamples), format_p(t.p_bootstrap, resamples), str(differing[t.metric]),
         )
     out.print(table)
@@ -209,7 +209,7 @@ def compare(
     for col in ("metric", "A - B", "95% CI", "p (randomization)"):
         grouped.add_column(col, justify="left" if col == "metric" else "right")
     for t in tests:
-        grouped.add_row(METRICS[t.metric].label, f"{t.diff:+.4f}", f"[{t.ci95_clusters.low:+.4f}, {t.ci95_clusters.high:+.4f}]", format_p(t.p_randomization_clusters, resamples))
+        grouped.add_row(METRICS[t.metric].label, f"{t.diff:+.4f}", f"{t.ci95_clusters:+.4f}", format_p(t.p_randomization_clusters, resamples))
     out.print(grouped)
     data = {**provenance(bench), "a": str(run_a), "a_sha256": sha256_of(run_a), "b": str(run_b), "b_sha256": sha256_of(run_b), "n_queries": len(a.query_ids), "n_span_groups": len(set(clusters)), "resamples": resamples, "seed": SEED,
             "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},

@@ -46,8 +46,8 @@ def plot_differences(a: Evaluation, b: Evaluation, test: PairedTest, path: Path 
     fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
     ax.bar(range(len(diff)), diff, width=1.0, color=np.where(diff > 0, "#4c72b0", "#c44e52"))
     ax.axhline(0, color="black", lw=0.8)
-    grouped = f"; span groups [{test.ci95_clusters.low:+.4f}, {test.ci95_clusters.high:+.4f}]" if test.ci95_clusters else ""
-    ax.axhline(test.diff, color="#55a868", ls="--", label=f"mean {test.diff:+.4f}, 95% CI over queries [{test.ci95.low:+.4f}, {test.ci95.high:+.4f}]{grouped}")
+    grouped = f"; span groups {test.ci95_clusters:+.4f}" if test.ci95_clusters else ""
+    ax.axhline(test.diff, color="#55a868", ls="--", label=f"mean {test.diff:+.4f}, 95% CI over queries {test.ci95:+.4f}{grouped}")
     ax.axhspan(test.ci95.low, test.ci95.high, color="#55a868", alpha=0.2)
     ax.set_xlim(-0.5, len(diff) - 0.5)
     ax.set_xlabel(f"queries, sorted: {names[0]} better on {wins}, {names[1]} better on {losses}, equal on {len(diff) - wins - losses}")

@@ -62,7 +62,7 @@ def to_markdown(entries: list[Entry], skipped: list[Skipped] = (), title: str = 
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 2) + ["---"]) + "|"]
     for e in ranked_entries(entries):
         m, ci, groups = e.report.metrics, e.report.ci95["ndcg_at_10"], e.report.ci95_span_groups.get("ndcg_at_10")
-        cells = [code_cell(e.name), f"{m['ndcg_at_10']:.4f} [{ci.low:.4f}, {ci.high:.4f}]", f"[{groups.low:.4f}, {groups.high:.4f}]" if groups else ""]
+        cells = [code_cell(e.name), f"{m['ndcg_at_10']:.4f} {ci:.4f}", f"{groups:.4f}" if groups else ""]
         cells += [f"{m[key]:.4f}" for key, _ in COLUMNS]
         missing, disordered = e.report.evaluation.missing, e.report.order_warnings
         note = "; ".join(

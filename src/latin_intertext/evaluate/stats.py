@@ -27,6 +27,10 @@ class Interval:
     def as_list(self) -> list[float]:
         return [self.low, self.high]
 
+    def __format__(self, spec: str) -> str:
+        """``f"{ci:+.4f}"`` is ``[-0.0100, +0.0300]``: both ends in the given format, as every table prints them."""
+        return f"[{self.low:{spec}}, {self.high:{spec}}]"
+
 
 @dataclass(frozen=True)
 class PairedTest:
