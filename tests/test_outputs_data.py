@@ -14,7 +14,8 @@ from latin_intertext.benchmark import config_path, load_benchmark
 from latin_intertext.errors import LatinIntertextError, ValidationError
 from latin_intertext.publish.push import check_repo_id
 from latin_intertext.publish.validate import validate_dataset
-from latin_intertext.publish.writer import BUILD_FILES, write_checksums
+from latin_intertext.benchmark import BUILD_FILES
+from latin_intertext.publish.writer import write_checksums
 from latin_intertext.sources.manifest import SOURCES_ENV
 
 

@@ -94,6 +94,14 @@ def config_path(root: Path, config: str) -> Path:
     return root / config / "test.parquet"
 
 
+BEIR_FILES = ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")  # under beir/, as publish.writer.beir_lines names them
+# Every file a build writes, by relative path: a folder holding nothing else is an earlier (perhaps damaged) build.
+BUILD_FILES = frozenset(
+    [config_path(Path(), c).as_posix() for c in CONFIGS] + [f"beir/{name}" for name in BEIR_FILES] + ["README.md", "stats.json", "build_report.json", CHECKSUMS]
+)
+BUILD_PATHS = BUILD_FILES | {parent.as_posix() for name in BUILD_FILES for parent in Path(name).parents} - {"."}
+
+
 def schema(config: str) -> pa.Schema:
     """The arrow schema the build writes for ``config``."""
     return pa.schema([(name, _ARROW[dtype]) for name, dtype in CONFIG_FEATURES[config]])
@@ -127,10 +135,15 @@ def schema_problems(root: Path) -> list[str]:
     return problems
 
 
+def is_built_dataset(root: Path) -> bool:
+    """Whether ``root`` holds an earlier build (which a new build may replace), even a damaged one: some of the
+    build's files and folders (more than a README.md) and nothing else, so a folder with anything of the user's is never replaced."""
+    entries = {p.relative_to(root).as_posix() for p in root.rglob("*")}
+    return entries <= BUILD_PATHS and bool(entries - {"README.md"})
+
+
 def _build_advice(root: Path) -> str:
     """How to get a dataset at ``root``: build there, unless it holds files of the user's, which build never replaces."""
-    from latin_intertext.publish.writer import is_built_dataset
-
     if not root.is_dir() or not any(root.iterdir()) or is_built_dataset(root):
         return f"Run `latin-intertext build --out {root}` first."
     return (

@@ -14,19 +14,13 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from latin_intertext.benchmark import CHECKSUMS, CONFIGS, Benchmark, config_path, dataset_files, schema
+from latin_intertext.benchmark import CHECKSUMS, Benchmark, config_path, dataset_files, is_built_dataset, schema
 from latin_intertext.build.dataset import BuildReport, build_benchmark
 from latin_intertext.outputs import atomic_dir, check_output_dir
 from latin_intertext.publish.card import render_card
 from latin_intertext.publish.stats import compute_stats
 from latin_intertext.sources.manifest import resolve_sources, sha256_of
 
-BEIR_FILES = ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")  # under beir/, as beir_lines names them
-# Every file a build writes, by relative path: a folder holding nothing else is an earlier (perhaps damaged) build.
-BUILD_FILES = frozenset(
-    [config_path(Path(), c).as_posix() for c in CONFIGS] + [f"beir/{name}" for name in BEIR_FILES] + ["README.md", "stats.json", "build_report.json", CHECKSUMS]
-)
-BUILD_PATHS = BUILD_FILES | {parent.as_posix() for name in BUILD_FILES for parent in Path(name).parents} - {"."}
 
 
 def config_rows(bench: Benchmark) -> dict[str, list[dict]]:
@@ -83,13 +77,6 @@ def write_dataset(bench: Benchmark, report: BuildReport, out: Path) -> dict:
         (tmp / "build_report.json").write_text(json.dumps(report_dict, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         write_checksums(tmp)
     return stats
-
-
-def is_built_dataset(root: Path) -> bool:
-    """Whether ``root`` holds an earlier build (which a new build may replace), even a damaged one: some of the
-    build's files and folders (more than a README.md) and nothing else, so a folder with anything of the user's is never replaced."""
-    entries = {p.relative_to(root).as_posix() for p in root.rglob("*")}
-    return entries <= BUILD_PATHS and bool(entries - {"README.md"})
 
 
 def build_dataset(sources: Path | str | None, out: Path | str) -> tuple[dict, BuildReport]:
