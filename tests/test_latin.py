@@ -162,6 +162,40 @@ def test_each_verse_reading_is_another_reading_words_allows(form, lemma):
     assert latin.lemmatize(form) == lemma
 
 
+@pytest.mark.parametrize("form, lemma", sorted(latin.NAME_READINGS.items()))
+def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(form, lemma):
+    raw, _ = _simplemma_and_words(form)
+    assert raw != lemma and latin.lemmatize(form) == lemma
+    assert lemma in latin.lemma_candidates({"circe": "Circen", "circes": "Circen", "thetidi": "Thetis"}[form])
+
+
+@pytest.mark.parametrize(
+    "form, other_form",
+    [("Thetidis", "Thetis"), ("Thetidos", "Thetin"), ("Thetidem", "Thetis"), ("Briseidis", "Briseis"), ("Colchidos", "Colchis"),
+     ("Syrtidos", "Syrtis"), ("Aeeteos", "Aeetes"), ("Aeeteos", "Aeetae")],
+)
+def test_a_greek_case_meets_its_name(form, other_form):
+    """Names in -is with a stem in -id- (Thetis, Thetidis) and the genitive in -eos of names in -es (Aeeteos)."""
+    assert latin.lemma_candidates(form) & latin.lemma_candidates(other_form)
+
+
+@pytest.mark.parametrize("form, other", [("Pelide", "pellis"), ("Atridum", "ater"), ("Acmon", "acmos")])
+def test_a_patronymic_or_a_nominative_in_n_is_not_taken_for_another_word(form, other):
+    """-ide and -idum end patronymics' cases too (*Pelide*, *Atridum*): read as an -is name, they met *pellis* and *ater*."""
+    assert other not in latin.lemma_candidates(form)
+
+
+@pytest.mark.parametrize("form, noun, verb", [("armenti", "armentum", "armo"), ("unguenti", "unguentum", "ungo"), ("amentis", "amentum", "amo")])
+def test_a_noun_in_entum_is_no_present_participle(form, noun, verb):
+    """*armenti* ends like a participle of *armo* (*arm-e-nti*, *armet*); the lexicon's noun *armentum* says it is not."""
+    assert noun in latin.lemma_candidates(form) and verb not in latin.lemma_candidates(form)
+    assert "roto" in latin.lemma_candidates("rotantes") and "ardeo" in latin.lemma_candidates("ardentis")  # participles still read
+
+
+def test_the_infinitive_ire_is_not_ira():
+    assert latin.lemma_candidates("ire") == {"eo"} and "ira" in latin.lemma_candidates("irae")
+
+
 def test_the_first_line_of_the_aeneid():
     assert latin.lemmas("Arma virumque cano, Troiae qui primus ab oris") == ["arma", "uir", "cano", "troia", "qui", "primus", "ab", "ora"]
 

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 8
+LEMMATISER_VERSION = 9
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -88,18 +88,22 @@ SIMPLEMMA_ERRORS = {
     "quoque": "quoque", "oris": "ora", "tergo": "tergum", "uiris": "uir", "iusta": "iustus", "nouis": "nouus",
     "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
-    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco",
+    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "sese": "sui",
 }
-# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey").
+# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey",
+# *ora* "pray!" for the mouths or shores it means).
 VERSE_READINGS = {
     "cano": "cano", "uincit": "uinco", "uincis": "uinco", "uincimus": "uinco", "uincitur": "uinco", "uulnera": "uulnus",
-    "humor": "umor",
+    "humor": "umor", "ora": "os",
 }
+# Greek names' forms that simplemma files under a Latin word: *Circe* as *circus*, *Circes* as *circo*, and Thetis's
+# dative *Thetidi* as *thetidium* (the lemma of her other cases is the stem guessed for *Thetis*, :func:`guess_stem`).
+NAME_READINGS = {"circe": "circe", "circes": "circe", "thetidi": "thet"}
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two verbs: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), so each sense gets its own
 # lemma, told by the form's stem (the first-person *uolo* stays with the commoner *uelle*).
 _SENSES = {"uolo": (re.compile(r"^uola"), "uolare")}
-_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS
+_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | NAME_READINGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,10 +402,12 @@ def lemmatize(form: str) -> str:
     """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
     if (corrected := _LEMMA_OVERRIDES.get(fold(form))) is not None:
         return corrected
-    for candidate in (form, *_greek_nominatives(form)):
+    nominatives = _greek_nominatives(form)
+    for candidate in (form, *nominatives):
         if (lemma := _simplemma_lemma(candidate)) is not None:
             return sense(fold(form), canonical_lemma(_base_headword(fold(form), _verb_of_verb_form(lemma))))
-    return guess_stem(canonical_lemma(fold(form)))
+    stem_of = _GREEK_ID_CASE.sub("is", form)  # *Thetidis* guessed as *Thetis*; other forms as themselves (*Acmon* is no accusative)
+    return guess_stem(canonical_lemma(fold(stem_of)))
 
 
 def _simplemma_lemma(form: str) -> str | None:
@@ -447,15 +453,21 @@ def _base_headword(folded: str, lemma: str) -> str:
 
 
 _GREEK_EUS_CASE = re.compile(r"(?<=...)e(?:a|os|o)$")  # Nerea, Nereos, Nereo: cases of Nereus
+_GREEK_ID_CASE = re.compile(r"(?<=...)id(?:is|i|em|os)$")  # Thetidis, Colchidos: cases of Thetis, Colchis
 
 
 def _greek_nominatives(form: str) -> tuple[str, ...]:
-    """Nominatives of Greek cases the lexicon lacks: an accusative in -n (*Phasin*: *Phasis*; *Aenean*: *Aeneas*)
-    and the cases of names in -eus (*Nerea*, *Nereos*: *Nereus*)."""
+    """Nominatives of Greek cases the lexicon lacks: an accusative in -n (*Phasin*: *Phasis*; *Aenean*: *Aeneas*),
+    the cases of names in -eus (*Nerea*, *Nereos*: *Nereus*), the genitive in -eos of names in -es too (*Aeeteos*:
+    *Aeetes*), and the cases of names in -is with a stem in -id- (*Thetidis*, *Briseidis*, *Colchidos*: *Thetis*,
+    *Briseis*, *Colchis*; only the singular's -idis, -idi, -idem, -idos: -ide, -idum and -ides end patronymics' cases
+    too, whose nominative in -is would be another word, *Pelide* and *Atridum* as *pellis* and *ater*)."""
     if len(form) >= 4 and form[-1] == "n" and form[-2] in _VOWELS:
         return (form[:-1] + "s", form[:-1])
     if _GREEK_EUS_CASE.search(form):
-        return (_GREEK_EUS_CASE.sub("eus", form),)
+        return (_GREEK_EUS_CASE.sub("eus", form), *([form[:-2] + "s"] if form.endswith("eos") else []))
+    if _GREEK_ID_CASE.search(form):
+        return (_GREEK_ID_CASE.sub("is", form),)
     return ()
 
 

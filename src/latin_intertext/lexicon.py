@@ -38,9 +38,11 @@ _PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "ist
 # (form, lemma) parses Whitaker's paradigms allow but Latin has not: *se* as an infinitive of *sum* (its stem s- with the
 # ending of *posse*), which would let the reflexive *se* meet every *est*.
 # So are these, which would let a function word meet a content word: *de* as *deus*, *a* as *aio*, *ut* as *utor*, *tu* as
-# *tuus* (which brings the stop-listed *tu* back in), *me* as *meio* or *meus*, *rem* as *remus*.
+# *tuus* (which brings the stop-listed *tu* back in), *me* as *meio* or *meus*, *rem* as *remus*; and the infinitive *ire*
+# as *ira* or *Iris*, which are no forms of theirs.
 _FALSE_PARSES = frozenset(
-    {("se", "sum"), ("de", "deus"), ("a", "aio"), ("ut", "utor"), ("tu", "tuus"), ("me", "meio"), ("me", "meus"), ("rem", "remus")}
+    {("se", "sum"), ("de", "deus"), ("a", "aio"), ("ut", "utor"), ("tu", "tuus"), ("me", "meio"), ("me", "meus"), ("rem", "remus"),
+     ("ire", "ira"), ("ire", "iris")}
 )
 
 
@@ -85,6 +87,9 @@ def _analyzer():
 _PARTICIPLE = re.compile(r"^(?P<stem>[a-z]{2,}?)(?P<vowel>ie|ue|eu|a|e)n(s|tis|ti|tem|te|tes|tium|tum|tibus|tia)$")
 
 
+_NOUNS_IN_NT = ("entum", "enta", "antum")  # nouns whose cases end like a participle's (armentum, unguentum, argentum)
+
+
 def participle_verb_forms(norm: str) -> list[str]:
     """Third-person forms of the verb a present participle may come from (``rotantes`` -> ``rotat``)."""
     m = _PARTICIPLE.match(norm)
@@ -127,6 +132,8 @@ def _lookup(analyzer, norm: str) -> frozenset[str]:
     if not norm:
         return frozenset()
     own = _lookup_form(analyzer, norm)
+    if any(lemma.endswith(_NOUNS_IN_NT) for lemma in own):  # *armenti* is *armentum*'s, never a participle of *armo*
+        return own
     verbs = {lemma for form in participle_verb_forms(norm) for lemma in _lookup_form(analyzer, form)}
     return own | verbs
 
