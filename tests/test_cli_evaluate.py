@@ -177,6 +177,7 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     assert ndcg["p_randomization_span_groups"] < 0.01
     printed = capsys.readouterr().out
     assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
+    assert "…" not in printed and f"{ndcg['ci95'][0]:+.4f}, {ndcg['ci95'][1]:+.4f}]" in printed  # piped, no figure is cut short
     assert "≤0.0010" in squash(printed)  # p at the floor of 1000 resamples is a bound, printed as the ranker report prints it
     assert ndcg["n_queries_differing"] > 100 and "fewer than 20 queries differ" not in squash(capsys.readouterr().err)
 

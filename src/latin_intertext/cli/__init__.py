@@ -22,10 +22,17 @@ app = typer.Typer(
 )
 
 
+PIPED_WIDTH = 1000  # columns of a console writing to a file or a pipe (unless $COLUMNS says otherwise)
+
+
 def make_console(*, stderr: bool = False, **options) -> Console:
     """A rich console that wraps long lines on a terminal only: piped or redirected, each message stays on one line,
-    so that a ``file:line: reason`` can be read by a program or grepped whole."""
-    return Console(stderr=stderr, soft_wrap=not (sys.stderr if stderr else sys.stdout).isatty(), **options)
+    so that a ``file:line: reason`` can be read by a program or grepped whole, and a table keeps every figure (rich
+    would otherwise fit it to 80 columns and cut its intervals short: ``[+0.00…``)."""
+    piped = not (sys.stderr if stderr else sys.stdout).isatty()
+    if piped and "COLUMNS" not in os.environ:
+        options.setdefault("width", PIPED_WIDTH)
+    return Console(stderr=stderr, soft_wrap=piped, **options)
 
 
 console = make_console(stderr=True)
