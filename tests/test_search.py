@@ -721,3 +721,12 @@ def test_cli_search_refuses_a_csv_path_it_cannot_write_before_searching(tmp_path
     mirror = tmp_path / "mirror"
     assert main(["search", "arma", "--sources", str(mirror), "--csv", str(mirror / "tesserae-la" / "p.csv")]) == 1  # nor into what it reads
     assert squash("which this command reads; write the --csv outside it") in squash(capsys.readouterr().err)
+
+
+def test_a_tess_file_named_in_capitals_is_cited_by_its_name_not_by_its_suffix(tmp_path):
+    """``A.TESS`` is read (any case), so its suffix is no work: its lines are "A, Text 1.1", not "A, Tess 1.1"."""
+    (tmp_path / "A.TESS").write_text("<a. 1.1>\tarma uirumque cano\n", encoding="utf-8")
+    (tmp_path / "b.tess").write_text("<b. 1.1>\tarma uirumque cano\n", encoding="utf-8")
+    corpus = tess_corpus([tmp_path / "A.TESS", tmp_path / "b.tess"])
+    assert [d.id for d in corpus.lines] == ["a.text-1-1", "b.text-1-1"]
+    assert [d.work for d in corpus.lines] == ["Text", "Text"] and [d.author for d in corpus.lines] == ["A", "B"]

@@ -87,7 +87,7 @@ AUTHOR_CAPTION = "a query counts under every author of its relevant lines, with 
 CI_CAPTION = (
     "95% CI: percentile bootstrap over queries; span groups: over whole groups of queries whose VF spans are chained, each "
     "within 3 lines of the next (as the CV folds keep them), since such queries are not independent; over so few groups, of very "
-    "unequal size it runs somewhat narrow, so `compare` also gives an exact sign-flip p over the same groups"
+    "unequal size, it runs somewhat narrow, so `compare` also gives an exact sign-flip p over the same groups"
 )
 
 

@@ -76,9 +76,12 @@ def print_listed(console: Console, note: str, lines: list[str]) -> None:
 
 
 def print_report(console: Console, report, what: str) -> None:
-    """Every line of the user's files left out of the search, and every duplicate citation renamed."""
-    left_out = report.left_out()
+    """Every line of the user's files left out of the search, and every duplicate citation renamed; blank lines, which
+    part the poems of most Tesserae files (218 in Catullus and the Odes), only counted: ``--json`` lists them."""
+    left_out = [*report.malformed, *report.without_text]
     print_listed(console, f"skipped {len(left_out)} line(s) of {what}:", left_out)
+    if report.blank:
+        console.print(escape(f"skipped {len(report.blank)} blank line(s) of {what} (--json lists each in its report)"), soft_wrap=True)
     print_listed(console, f"kept {len(report.duplicates)} duplicate citation(s) of {what} under ~N ids:", report.duplicates)
     print_listed(console, f"ignored {len(report.ignored)} file(s) in the folder(s) given, each with why:", report.ignored)
 

@@ -34,6 +34,7 @@ from latin_intertext.serve.explain import line_segments, query_segments, score_t
 from latin_intertext.serve.export import CSV_COLUMNS, hits_csv
 from latin_intertext.serve.index import SPARSE_RETRIEVER
 from latin_intertext.serve.searcher import MAX_K, MAX_QUERY_CHARS, Citation, Hit, NotFoundError, QueryError, Searcher, author_list, engine_spec
+from latin_intertext.sources.tess import is_tess_name
 
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -388,7 +389,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         uploaded: list[tuple[str, bytes]] = []
         for f in files:
             name = Path(f.filename).name
-            if not name.endswith(".tess"):
+            if not is_tess_name(name):
                 raise QueryError(f"{name}: not a .tess file. Upload Tesserae texts: lines like '<lucr. 1.1>\tAeneadum genetrix, ...'.")
             data = await f.read(MAX_UPLOAD_BYTES + 1)
             if len(data) > MAX_UPLOAD_BYTES:

@@ -43,7 +43,7 @@ from latin_intertext.build.dataset import doc_id
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.latin import has_latin_words, phrases, strip_diacritics
 from latin_intertext.sources.gold import WORKS
-from latin_intertext.sources.tess import TessLine, TessText
+from latin_intertext.sources.tess import TessLine, TessText, tess_stem
 from latin_intertext.sources.tesserae_la import TessRead, read_tess
 
 # File stems of the benchmark's four epics, as named in naacl2021/ and tesserae-la/.
@@ -318,7 +318,7 @@ def tess_corpus(
     """A corpus of ``.tess`` files (optionally after the benchmark's corpus), ids as in the module docstring."""
     by_key: dict[tuple[str, str], list[str]] = {}
     for d in displays or paths:
-        by_key.setdefault(split_stem(Path(d).name.removesuffix(".tess")), []).append(str(d))
+        by_key.setdefault(split_stem(tess_stem(Path(d).name)), []).append(str(d))
     if clashes := [
         f"{names[0]}: given {len(names)} times" if len(set(names)) == 1 else f"{' and '.join(names)}: both give the ids {'.'.join(key)}-LOCUS"
         for key, names in by_key.items() if len(names) > 1
@@ -341,7 +341,7 @@ def tess_corpus(
             errors.append(exc)
             continue
         builder.report.add(read)
-        stem = Path(display).name.removesuffix(".tess")
+        stem = tess_stem(Path(display).name)
         apart_from = stem if bench is not None and stem in EPIC_STEMS else None  # the benchmark already holds these ids
         builder.add_tess(read.text, f"user_{stem}" if apart_from else stem, read.duplicates, apart_from=apart_from)
         if progress:

@@ -209,6 +209,16 @@ class TessPaths:
     ignored: list[str]
 
 
+def is_tess_name(name: str) -> bool:
+    """A Tesserae file's name, in any case (``.tess``, ``.TESS``)."""
+    return name.lower().endswith(".tess") and len(name) > len(".tess")
+
+
+def tess_stem(name: str) -> str:
+    """A ``.tess`` file's name without its suffix, in any case: ``A.TESS`` is ``A`` (its work is not "Tess")."""
+    return name[: -len(".tess")] if is_tess_name(name) else name
+
+
 def tess_paths(given: Path | str | Sequence[Path | str]) -> TessPaths:
     """What each path names: a file, or a folder whose ``.tess`` files (any case: ``.TESS``; in subfolders too) are read."""
     files: list[Path] = []
