@@ -730,3 +730,21 @@ def test_a_tess_file_named_in_capitals_is_cited_by_its_name_not_by_its_suffix(tm
     corpus = tess_corpus([tmp_path / "A.TESS", tmp_path / "b.tess"])
     assert [d.id for d in corpus.lines] == ["a.text-1-1", "b.text-1-1"]
     assert [d.work for d in corpus.lines] == ["Text", "Text"] and [d.author for d in corpus.lines] == ["A", "B"]
+
+
+def test_a_hit_found_through_its_neighbour_says_which_line_shares_the_words(tmp_path, monkeypatch):
+    """The evidence ranker may rank a line for the words of the line after it alone (a parallel across a line
+    break): the hit says so, and which words that line shares, rather than showing none and no reason."""
+    import numpy as np
+
+    poem = tmp_path / "poeta.tess"
+    poem.write_text("<poeta. 1.1>\tnauta ratem ducit\n<poeta. 1.2>\tper undas caerula ponti\n<poeta. 1.3>\tsilva canit\n", encoding="utf-8")
+    s = Searcher.from_tess([poem], retriever="bm25")
+    monkeypatch.setattr(s.retriever, "score_all", lambda text: np.array([0.0, 2.0, 0.0]))  # line 1.2 first, for 1.1's words
+    (hit,) = s.search("fortis nauta", k=1)
+    assert hit.citation.locus == "1.2" and not hit.matches
+    via = hit.via_neighbour
+    assert via.side == "previous" and via.citation.locus == "1.1" and [m.lemma for m in via.matches] == ["nauta"]
+    assert hit.to_dict()["via_neighbour"]["citation"]["label"] == "Poeta, Text 1.1"
+    monkeypatch.setattr(s.retriever, "score_all", lambda text: np.array([2.0, 0.0, 0.0]))
+    assert s.search("fortis nauta", k=1)[0].via_neighbour is None  # a hit with words of its own needs no neighbour

@@ -149,6 +149,11 @@ def search_command(
             out.print("    [dim]query:[/] " + _rich(query_segments(text, hit.matches)))
         for m in hit.matches:
             out.print("      " + _describe(m))
+        if via := hit.via_neighbour:
+            out.print(f"      [dim]shares no word with the passage; the {via.side} line, {escape(str(via.citation))}, does:[/]")
+            out.print("      " + _rich(line_segments(via.text, via.matches)))
+            for m in via.matches:
+                out.print("        " + _describe(m))
         if terms := score_terms(hit.score_detail):
             out.print(f"      [dim]{escape(terms)}[/]")
     if not hits:

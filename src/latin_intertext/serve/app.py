@@ -192,7 +192,8 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         """What the templates show of each hit; ``link``: whether /line/ shows its context. An uploaded file's lines
         are not kept on the server, so they get none, even where a file named like an epic gives them the epic's ids."""
         return [
-            {"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold, "link": _served(h), "terms": score_terms(h.score_detail)}
+            {"hit": h, "line": line_segments(h.text, h.matches), "query": query_segments(text, h.matches), "gold": h.id in gold, "link": _served(h), "terms": score_terms(h.score_detail),
+             "via": h.via_neighbour and line_segments(h.via_neighbour.text, h.via_neighbour.matches)}
             for h in hits
         ]
 

@@ -262,6 +262,17 @@ class ContextLine:
 
 
 @dataclass(frozen=True)
+class NeighbourEvidence:
+    """Why a hit that shares no word with the passage is one: the line before or after it does (the evidence ranker
+    weighs a line's neighbours, for parallels that run across a line break)."""
+
+    side: str  # "previous" or "next"
+    citation: Citation
+    text: str
+    matches: list[MatchedWord]
+
+
+@dataclass(frozen=True)
 class Hit:
     rank: int
     citation: Citation
@@ -270,6 +281,7 @@ class Hit:
     matches: list[MatchedWord]
     context: list[ContextLine] = field(default_factory=list)
     score_detail: ScoreDetail | None = None  # the retriever's terms of the score, where it gives them (Retriever.score_detail)
+    via_neighbour: NeighbourEvidence | None = None  # for a hit with no matches: the adjacent line that has some
 
     @property
     def id(self) -> str:
@@ -280,6 +292,8 @@ class Hit:
         d["citation"]["label"] = str(self.citation)
         for c, line in zip(d["context"], self.context):
             c["citation"]["label"] = str(line.citation)
+        if self.via_neighbour:
+            d["via_neighbour"]["citation"]["label"] = str(self.via_neighbour.citation)
         return d
 
 
@@ -376,8 +390,18 @@ class Searcher:
             if score <= 0 and not matches:
                 continue  # nothing shared and no positive evidence: not a hit
             ctx = self.context_lines(i, context, context) if context else []
-            hits.append(Hit(len(hits) + 1, self.citation(i), line_text, float(score), matches, ctx, self.retriever.score_detail(text, i)))
+            via = None if matches else self.neighbour_evidence(i, tokens)
+            hits.append(Hit(len(hits) + 1, self.citation(i), line_text, float(score), matches, ctx, self.retriever.score_detail(text, i), via))
         return hits
+
+    def neighbour_evidence(self, i: int, tokens: list[latin.Token]) -> NeighbourEvidence | None:
+        """The adjacent line of the same work that shares the most of the passage's words, where one shares any."""
+        best = None
+        for j in self.corpus.neighbours(i, 1, 1):
+            if j != i and (matches := match_words(tokens, latin.tokenize(self.text_of(j), self.retriever.names))):
+                if best is None or len(matches) > len(best.matches):
+                    best = NeighbourEvidence("previous" if j < i else "next", self.citation(j), self.text_of(j), matches)
+        return best
 
     def weak_passage_note(self, text: str) -> str | None:
         """What the hits of a passage made only of function words (*et in cum non*) can share: nothing but those."""
