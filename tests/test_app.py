@@ -82,7 +82,8 @@ def test_api_queries_and_one_query(client, benchmark):
     assert detail["metrics"]["recall_at_100"] == pytest.approx(recall_100, abs=1e-4)
     assert 0 < detail["metrics"]["ndcg_at_10"] < 1
     assert (detail["metrics"]["recall_at_10"], detail["metrics"]["recall_at_100"]) == (pytest.approx(2 / 6, abs=1e-4), pytest.approx(5 / 6, abs=1e-4))
-    assert {g["citation"]["id"] for g in detail["gold"]} == set(benchmark.qrels[qid])
+    assert {g["citation"]["id"] for g in detail["gold"]} == set(benchmark.qrels[qid]) and all(g["citation"]["label"] for g in detail["gold"])
+    assert isinstance(detail["query"]["query_phrases"], list) and all(isinstance(p, str) for p in detail["query"]["query_phrases"])
     assert len(detail["hits"]) == 10 and all("gold" in h for h in detail["hits"])
     found = [h["citation"]["id"] for h in detail["hits"] if h["gold"]]
     assert detail["metrics"]["recall_at_10"] == pytest.approx(len(found) / len(benchmark.qrels[qid]), abs=1e-3)
@@ -92,6 +93,7 @@ def test_api_queries_and_one_query(client, benchmark):
 def test_api_lines_and_authors(client):
     lines = client.get("/api/lines/vergil-1-1", params={"before": 0, "after": 2}).json()
     assert [c["citation"]["id"] for c in lines] == ["vergil-1-1", "vergil-1-2", "vergil-1-3"]
+    assert lines[0]["citation"]["label"] == "Vergil, Aeneid 1.1" and lines[0]["is_hit"]  # labelled as in /api/search
     assert {a["key"] for a in client.get("/api/authors").json()} == {"vergil", "lucan", "ovid", "statius"}
     assert client.get("/api/lines/nope-1-1").status_code == 404 == client.get("/api/queries/nope").status_code
 

@@ -9,6 +9,7 @@ which is given the query's text only.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import tempfile
 from collections import OrderedDict
@@ -317,7 +318,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     @app.get("/api/lines/{doc_id}", tags=["search"], summary="A line and its neighbours")
     def api_line(doc_id: str, before: Annotated[int, Query(ge=0, le=50)] = 5, after: Annotated[int, Query(ge=0, le=50)] = 5) -> list[dict]:
-        return [asdict(c) for c in searcher.context(doc_id, before, after)]
+        return [c.to_dict() for c in searcher.context(doc_id, before, after)]
 
     @app.get("/api/queries", tags=["benchmark"], summary="The benchmark's queries")
     def api_queries() -> list[dict]:
@@ -330,11 +331,11 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         detail = query_detail(qid)
         hits = searcher.search(detail.query.text, k=10)
         return {
-            "query": asdict(detail.query),
+            "query": {**asdict(detail.query), "query_phrases": json.loads(detail.query.query_phrases)},  # a list here, not the dataset's JSON text
             "retriever": searcher.retriever_name,
             "metrics": detail.metrics,
             "metrics_note": in_sample_note(searcher.retriever_name),
-            "gold": [{"citation": asdict(g.citation), "text": g.text, "system_rank": g.rank} for g in detail.gold],
+            "gold": [{"citation": g.citation.to_dict(), "text": g.text, "system_rank": g.rank} for g in detail.gold],
             "hits": [{**h.to_dict(), "gold": h.id in detail.gold_ids} for h in hits],
         }
 

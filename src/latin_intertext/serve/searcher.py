@@ -253,12 +253,19 @@ class Citation:
     def __str__(self) -> str:
         return f"{self.author}, {self.work} {self.locus}"
 
+    def to_dict(self) -> dict:
+        """Its fields and its ``label`` (``Vergil, Aeneid 1.1``), as every JSON answer gives a citation."""
+        return {**asdict(self), "label": str(self)}
+
 
 @dataclass(frozen=True)
 class ContextLine:
     citation: Citation
     text: str
     is_hit: bool = False
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "citation": self.citation.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -289,11 +296,10 @@ class Hit:
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d["citation"]["label"] = str(self.citation)
-        for c, line in zip(d["context"], self.context):
-            c["citation"]["label"] = str(line.citation)
+        d["citation"] = self.citation.to_dict()
+        d["context"] = [line.to_dict() for line in self.context]
         if self.via_neighbour:
-            d["via_neighbour"]["citation"]["label"] = str(self.via_neighbour.citation)
+            d["via_neighbour"]["citation"] = self.via_neighbour.citation.to_dict()
         return d
 
 
