@@ -73,3 +73,9 @@ def test_the_published_report_has_the_layout_ranker_report_writes():
 
     published = json.loads((RESULTS / "ranker-report.json").read_text(encoding="utf-8"))
     assert list(published) == [f.name for f in fields(RankerReport) if f.name != "run"]
+
+
+def test_the_readme_counts_the_lemmatiser_s_corrections_as_the_table_holds_them():
+    from latin_intertext import latin
+
+    assert f"and {len(latin.SIMPLEMMA_ERRORS)} frequent forms whose simplemma lemma is none of their readings" in _prose()
