@@ -748,3 +748,12 @@ def test_a_hit_found_through_its_neighbour_says_which_line_shares_the_words(tmp_
     assert hit.to_dict()["via_neighbour"]["citation"]["label"] == "Poeta, Text 1.1"
     monkeypatch.setattr(s.retriever, "score_all", lambda text: np.array([2.0, 0.0, 0.0]))
     assert s.search("fortis nauta", k=1)[0].via_neighbour is None  # a hit with words of its own needs no neighbour
+
+
+def test_search_output_without_a_terminal_marks_the_matched_words(capsys, monkeypatch):
+    """Piped or redirected, rich writes no styles: the matched words are marked «thus» instead, so a file still shows them."""
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    assert main(["search", "Aeneadum genetrix alma Venus", "--tess", str(LUCRETIUS), "--k", "1", "--retriever", "bm25"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out and "marked «thus»" in out
+    assert "«Aeneadum» «genetrix», hominum divomque voluptas," in out and "query: «Aeneadum» «genetrix» alma Venus" in out

@@ -86,11 +86,14 @@ def print_report(console: Console, report, what: str) -> None:
     print_listed(console, f"ignored {len(report.ignored)} file(s) in the folder(s) given, each with why:", report.ignored)
 
 
-def _rich(segments) -> str:
+def _rich(segments, plain: bool = False) -> str:
+    """A line with its matched words styled by kind; ``plain`` (no terminal, so no colours) marks them «thus»."""
     out = []
     for text, match in segments:
         if match is None:
             out.append(escape(text))
+        elif plain:
+            out.append(f"«{escape(text)}»")
         else:
             style = "dim " + STYLES[match.kind] if match.weak else STYLES[match.kind] + " underline"
             out.append(f"[{style}]{escape(text)}[/]")
@@ -141,17 +144,21 @@ def search_command(
         return
     out = make_console(highlight=False)
     out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({describe_lines(searcher.corpus.report.counts())}) by [bold]{searcher.retriever_name}[/]")
-    out.print("[dim]matches: [/][bold green]same form[/] [bold yellow]same lemma[/] [bold cyan]possible lemma[/] [dim](dim: function word)[/]\n")
+    plain = not out.is_terminal or out.no_color
+    if plain:
+        out.print("matched words are marked «thus»; each is listed under its line with its kind (form, lemma, candidate)\n")
+    else:
+        out.print("[dim]matches: [/][bold green]same form[/] [bold yellow]same lemma[/] [bold cyan]possible lemma[/] [dim](dim: function word)[/]\n")
     for hit in hits:
         out.print(f"[bold]{hit.rank:>2}. {escape(str(hit.citation))}[/]  [dim]{hit.id}  score {hit.score:.3f}[/]")
-        out.print("    " + _rich(line_segments(hit.text, hit.matches)))
+        out.print("    " + _rich(line_segments(hit.text, hit.matches), plain))
         if len(text) <= QUERY_SHOWN_CHARS:
-            out.print("    [dim]query:[/] " + _rich(query_segments(text, hit.matches)))
+            out.print("    [dim]query:[/] " + _rich(query_segments(text, hit.matches), plain))
         for m in hit.matches:
             out.print("      " + _describe(m))
         if via := hit.via_neighbour:
             out.print(f"      [dim]shares no word with the passage; the {via.side} line, {escape(str(via.citation))}, does:[/]")
-            out.print("      " + _rich(line_segments(via.text, via.matches)))
+            out.print("      " + _rich(line_segments(via.text, via.matches), plain))
             for m in via.matches:
                 out.print("        " + _describe(m))
         if terms := score_terms(hit.score_detail):
