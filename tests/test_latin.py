@@ -171,17 +171,24 @@ def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(f
 
 @pytest.mark.parametrize(
     "form, other_form",
-    [("Thetidis", "Thetis"), ("Thetidos", "Thetin"), ("Thetidem", "Thetis"), ("Briseidis", "Briseis"), ("Colchidos", "Colchis"),
-     ("Syrtidos", "Syrtis"), ("Aeeteos", "Aeetes"), ("Aeeteos", "Aeetae")],
+    [("Thetidis", "Thetis"), ("Thetidos", "Thetin"), ("Thetidem", "Thetis"), ("Thetida", "Thetidis"), ("Briseidis", "Briseis"),
+     ("Colchidos", "Colchis"), ("Colchida", "Colchidos"), ("Syrtidos", "Syrtis"), ("Aeeteos", "Aeetes"), ("Aeeteos", "Aeetae"),
+     ("Dardanidis", "Dardanidae")],
 )
 def test_a_greek_case_meets_its_name(form, other_form):
-    """Names in -is with a stem in -id- (Thetis, Thetidis) and the genitive in -eos of names in -es (Aeeteos)."""
+    """Names in -is with a stem in -id- (Thetis, Thetidis) and the genitive in -eos of names in -es (Aeeteos); a
+    patronymic's dative plural in -idis still meets its other cases."""
     assert latin.lemma_candidates(form) & latin.lemma_candidates(other_form)
 
 
-@pytest.mark.parametrize("form, other", [("Pelide", "pellis"), ("Atridum", "ater"), ("Acmon", "acmos")])
-def test_a_patronymic_or_a_nominative_in_n_is_not_taken_for_another_word(form, other):
-    """-ide and -idum end patronymics' cases too (*Pelide*, *Atridum*): read as an -is name, they met *pellis* and *ater*."""
+@pytest.mark.parametrize(
+    "form, other",
+    [("Pelide", "pellis"), ("Atridum", "ater"), ("Acmon", "acmos"), ("Alcidis", "alces"), ("Aeneidis", "aeneus"),
+     ("Phocidos", "phoca"), ("Caeneos", "caeno"), ("Simonidis", "simon"), ("inprouidi", "impr")],
+)
+def test_a_case_that_only_ends_like_a_greek_one_is_not_taken_for_another_word(form, other):
+    """A nominative in -is or -es is read only where the lexicon has it as a headword of its own: *alcis* is a form of
+    *alces* "elk", *caenes* of *caeno*; a lower-case word is no name (*inprouidi*)."""
     assert other not in latin.lemma_candidates(form)
 
 
@@ -190,6 +197,8 @@ def test_a_noun_in_entum_is_no_present_participle(form, noun, verb):
     """*armenti* ends like a participle of *armo* (*arm-e-nti*, *armet*); the lexicon's noun *armentum* says it is not."""
     assert noun in latin.lemma_candidates(form) and verb not in latin.lemma_candidates(form)
     assert "roto" in latin.lemma_candidates("rotantes") and "ardeo" in latin.lemma_candidates("ardentis")  # participles still read
+    for participle, verb in (("placentes", "placeo"), ("carpente", "carpo"), ("adsumente", "assumo")):
+        assert verb in latin.lemma_candidates(participle)  # an ending no noun in -entum has: only a participle's
 
 
 def test_the_infinitive_ire_is_not_ira():

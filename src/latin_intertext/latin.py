@@ -88,16 +88,15 @@ SIMPLEMMA_ERRORS = {
     "quoque": "quoque", "oris": "ora", "tergo": "tergum", "uiris": "uir", "iusta": "iustus", "nouis": "nouus",
     "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
-    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "sese": "sui",
+    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco",
 }
-# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey",
-# *ora* "pray!" for the mouths or shores it means).
+# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey").
 VERSE_READINGS = {
     "cano": "cano", "uincit": "uinco", "uincis": "uinco", "uincimus": "uinco", "uincitur": "uinco", "uulnera": "uulnus",
-    "humor": "umor", "ora": "os",
+    "humor": "umor",
 }
 # Greek names' forms that simplemma files under a Latin word: *Circe* as *circus*, *Circes* as *circo*, and Thetis's
-# dative *Thetidi* as *thetidium* (the lemma of her other cases is the stem guessed for *Thetis*, :func:`guess_stem`).
+# dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a candidate).
 NAME_READINGS = {"circe": "circe", "circes": "circe", "thetidi": "thet"}
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two verbs: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), so each sense gets its own
@@ -402,12 +401,10 @@ def lemmatize(form: str) -> str:
     """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
     if (corrected := _LEMMA_OVERRIDES.get(fold(form))) is not None:
         return corrected
-    nominatives = _greek_nominatives(form)
-    for candidate in (form, *nominatives):
+    for candidate in (form, *_greek_nominatives(form)):
         if (lemma := _simplemma_lemma(candidate)) is not None:
             return sense(fold(form), canonical_lemma(_base_headword(fold(form), _verb_of_verb_form(lemma))))
-    stem_of = _GREEK_ID_CASE.sub("is", form)  # *Thetidis* guessed as *Thetis*; other forms as themselves (*Acmon* is no accusative)
-    return guess_stem(canonical_lemma(fold(stem_of)))
+    return guess_stem(canonical_lemma(fold(form)))
 
 
 def _simplemma_lemma(form: str) -> str | None:
@@ -453,22 +450,36 @@ def _base_headword(folded: str, lemma: str) -> str:
 
 
 _GREEK_EUS_CASE = re.compile(r"(?<=...)e(?:a|os|o)$")  # Nerea, Nereos, Nereo: cases of Nereus
-_GREEK_ID_CASE = re.compile(r"(?<=...)id(?:is|i|em|os)$")  # Thetidis, Colchidos: cases of Thetis, Colchis
+_GREEK_ID_CASE = re.compile(r"(?<=...)id(?:is|i|em|a|e|os)$")  # Colchidis, Colchida, Colchidos: cases of Colchis
 
 
 def _greek_nominatives(form: str) -> tuple[str, ...]:
     """Nominatives of Greek cases the lexicon lacks: an accusative in -n (*Phasin*: *Phasis*; *Aenean*: *Aeneas*),
-    the cases of names in -eus (*Nerea*, *Nereos*: *Nereus*), the genitive in -eos of names in -es too (*Aeeteos*:
-    *Aeetes*), and the cases of names in -is with a stem in -id- (*Thetidis*, *Briseidis*, *Colchidos*: *Thetis*,
-    *Briseis*, *Colchis*; only the singular's -idis, -idi, -idem, -idos: -ide, -idum and -ides end patronymics' cases
-    too, whose nominative in -is would be another word, *Pelide* and *Atridum* as *pellis* and *ater*)."""
+    the cases of names in -eus (*Nerea*, *Nereos*: *Nereus*), and, where the lexicon has that nominative as a headword
+    of its own, the genitive in -eos of a name in -es (*Aeeteos*: *Aeetes*, not *Caeneos*: *caenes*, a form of *caeno*)
+    and the cases of a name in -is with a stem in -id- (*Colchidos*, *Colchida*: *Colchis*; not *Alcidis*: *alcis*, a
+    form of *alces*, nor *Aeneidis*, *Dardanidis*, the cases of other words that end so)."""
     if len(form) >= 4 and form[-1] == "n" and form[-2] in _VOWELS:
         return (form[:-1] + "s", form[:-1])
     if _GREEK_EUS_CASE.search(form):
-        return (_GREEK_EUS_CASE.sub("eus", form), *([form[:-2] + "s"] if form.endswith("eos") else []))
-    if _GREEK_ID_CASE.search(form):
-        return (_GREEK_ID_CASE.sub("is", form),)
+        return (_GREEK_EUS_CASE.sub("eus", form), *([nominative] if form.endswith("eos") and _is_headword(nominative := form[:-2] + "s") else []))
+    if _GREEK_ID_CASE.search(form) and _is_headword(nominative := _GREEK_ID_CASE.sub("is", form)):
+        return (nominative,)
     return ()
+
+
+def _is_headword(form: str) -> bool:
+    return _simplemma_lemma(form) == fold(form)
+
+
+def greek_id_stem(norm: str) -> str | None:
+    """For a name no lexicon knows that ends like a case of a Greek name in -is with a stem in -id- (*Thetidis*,
+    *Thetida*, *Briseidis*), the stem guessed for that nominative (*thet*, *bris*), as a further candidate lemma: the
+    form's own guessed stem (*thetid*) keeps meeting its other cases in -id-, and this one meets *Thetis*, *Thetin*."""
+    if not _GREEK_ID_CASE.search(norm) or is_known(norm):
+        return None
+    nominative = _GREEK_ID_CASE.sub("is", norm)
+    return None if is_known(nominative) else guess_stem(canonical_lemma(fold(nominative)))
 
 
 def sense(folded: str, lemma: str) -> str:
@@ -683,7 +694,8 @@ def lemma_candidates(word: str) -> frozenset[str]:
     lexicon = _lexicon()
     name = _analyse(word, True)[1] if word[:1].isupper() else None  # in capitals throughout, a name is as likely
     alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
-    return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else [])})
+    greek = greek_id_stem(norm) if word[:1].isupper() else None  # a name's case: not *inprouidi*, *retorridi*
+    return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else []), *([greek] if greek else [])})
 
 
 _LATIN_SCRIPT = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]+")  # with accented letters and ligatures (æ, œ)

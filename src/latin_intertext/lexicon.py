@@ -88,6 +88,7 @@ _PARTICIPLE = re.compile(r"^(?P<stem>[a-z]{2,}?)(?P<vowel>ie|ue|eu|a|e)n(s|tis|t
 
 
 _NOUNS_IN_NT = ("entum", "enta", "antum")  # nouns whose cases end like a participle's (armentum, unguentum, argentum)
+_NOUN_AND_PARTICIPLE_ENDINGS = ("nti", "ntis", "ntum")  # the endings such a noun shares with a participle
 
 
 def participle_verb_forms(norm: str) -> list[str]:
@@ -132,8 +133,8 @@ def _lookup(analyzer, norm: str) -> frozenset[str]:
     if not norm:
         return frozenset()
     own = _lookup_form(analyzer, norm)
-    if any(lemma.endswith(_NOUNS_IN_NT) for lemma in own):  # *armenti* is *armentum*'s, never a participle of *armo*
-        return own
+    if norm.endswith(_NOUN_AND_PARTICIPLE_ENDINGS) and any(lemma.endswith(_NOUNS_IN_NT) for lemma in own):
+        return own  # *armenti* is *armentum*'s, not a participle of *armo*; *placentes* can only be *placeo*'s
     verbs = {lemma for form in participle_verb_forms(norm) for lemma in _lookup_form(analyzer, form)}
     return own | verbs
 

@@ -141,7 +141,8 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
                 cached = pickle.load(fh)
             cached.corpus = lines
             return cached
-        except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError):  # truncated or of older code: index again
+        except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, KeyError, IndexError, OverflowError, MemoryError, pickle.UnpicklingError):
+            # truncated, damaged (a flipped byte can claim a frame of exabytes) or of older code: index again
             path.unlink(missing_ok=True)
     engine = _indexed(name, lines)
     try:
