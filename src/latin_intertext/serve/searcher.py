@@ -405,9 +405,10 @@ class Searcher:
         """The adjacent line of the same work that shares the most of the passage's words, where one shares any."""
         best = None
         for j in self.corpus.neighbours(i, 1, 1):
-            if j != i and (matches := match_words(tokens, latin.tokenize(self.text_of(j), self.retriever.names))):
+            text = self.text_of(j)
+            if j != i and (matches := match_words(tokens, latin.tokenize(text, self.retriever.names))):
                 if best is None or len(matches) > len(best.matches):
-                    best = NeighbourEvidence("previous" if j < i else "next", self.citation(j), self.text_of(j), matches)
+                    best = NeighbourEvidence("previous" if j < i else "next", self.citation(j), text, matches)
         return best
 
     def weak_passage_note(self, text: str) -> str | None:

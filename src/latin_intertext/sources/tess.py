@@ -227,11 +227,11 @@ def tess_paths(given: Path | str | Sequence[Path | str]) -> TessPaths:
     for path in (Path(p).expanduser() for p in ([given] if isinstance(given, (str, Path)) else given)):
         if path.is_dir():
             inside = sorted(path.rglob("*"))
-            found = [p for p in inside if p.suffix.lower() == ".tess" and not p.is_dir()]
+            found = [p for p in inside if is_tess_name(p.name) and not p.is_dir()]
             if not found:
                 raise InputError(f"{path}: a folder with no .tess file in it", hint="Give .tess files, or a folder that holds them.")
             files += found
-            ignored += [f"{p}: not a .tess file" for p in inside if p.is_file() and p.suffix.lower() != ".tess"]
+            ignored += [f"{p}: not a .tess file" for p in inside if p.is_file() and not is_tess_name(p.name)]
         elif path.exists() or path.is_symlink():
             files.append(path)
         else:
