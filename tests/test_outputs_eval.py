@@ -102,17 +102,17 @@ def test_leaderboard_leaves_no_table_when_the_chart_fails(dataset_dir, fast_retr
 @pytest.fixture
 def fake_ranker_report(monkeypatch):
     """ranker-report without the benchmark or the cross-validation: a canned result."""
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ranker_report
 
     calls = []
     queries = [SimpleNamespace(id="q"), SimpleNamespace(id="silent")]
     monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(queries=queries))
-    monkeypatch.setattr(ablation, "variants", lambda: [])
-    monkeypatch.setattr(ablation, "registered_baselines", lambda: [])
-    canned = dataclasses.replace(_report(ablation), run={"q": {"d": 1.0}})
-    monkeypatch.setattr(ablation, "ranker_report", lambda bench, cv, on_step: calls.append(cv) or canned)
-    monkeypatch.setattr(ablation, "to_markdown", lambda result: "| report |\n")
-    monkeypatch.setattr(ablation, "plot", lambda result, path: Path(path).write_bytes(b"png"))
+    monkeypatch.setattr(ranker_report, "variants", lambda: [])
+    monkeypatch.setattr(ranker_report, "registered_baselines", lambda: [])
+    canned = dataclasses.replace(_report(ranker_report), run={"q": {"d": 1.0}})
+    monkeypatch.setattr(ranker_report, "build_ranker_report", lambda bench, cv, on_step: calls.append(cv) or canned)
+    monkeypatch.setattr(ranker_report, "to_markdown", lambda result: "| report |\n")
+    monkeypatch.setattr(ranker_report, "plot", lambda result, path: Path(path).write_bytes(b"png"))
     return calls
 
 
@@ -133,7 +133,7 @@ def test_ranker_report_names_the_queries_its_saved_run_cannot_list(fake_ranker_r
 def test_ranker_report_checks_outputs_before_the_cv_and_writes_none_on_failure(fake_ranker_report, tmp_path, monkeypatch, capsys):
     assert main(["ranker-report", "--out", str(tmp_path / "r.md"), "--json", str(tmp_path)]) == 1
     assert "isafolder" in squash(capsys.readouterr().err) and fake_ranker_report == []
-    monkeypatch.setattr("latin_intertext.evaluate.ablation.plot", _never)
+    monkeypatch.setattr("latin_intertext.evaluate.ranker_report.plot", _never)
     with pytest.raises(AssertionError):
         main(["ranker-report", "--out", str(tmp_path / "r.md"), "--json", str(tmp_path / "r.json")])
     assert list(tmp_path.iterdir()) == []
@@ -314,23 +314,23 @@ def test_evaluate_run_with_save_run_is_refused(tmp_path, capsys):
 # -- 9. the ranker report says what each of its figures is ---------------------
 
 
-def _report(ablation):
+def _report(ranker_report):
     """A ranker report by hand: three rows tested against the full model, the oracle's at the resampling floor."""
     from latin_intertext.evaluate.stats import holm
 
     floor = 1 / 10_001
-    tested = [("without phrases", -0.02, 0.04), ("settings: 75 trees", 0.001, 0.8), (ablation.ORACLE_LABEL, 0.1, floor)]
-    figures = {m: 0.5 for m in ablation.REPORTED}
+    tested = [("without phrases", -0.02, 0.04), ("settings: 75 trees", 0.001, 0.8), (ranker_report.ORACLE_LABEL, 0.1, floor)]
+    figures = {m: 0.5 for m in ranker_report.REPORTED}
     rows = [{"variant": "full model (no author prior)", **figures}]
     rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h, "p_randomization_span_groups": min(1.0, 3 * p)}}
              for (v, d, p), h in zip(tested, holm([p for _, _, p in tested]))]
-    return ablation.RankerReport(**{
-        "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ablation.REPORTED},
-        "ci95_span_groups": {m: (0.35, 0.65) for m in ablation.REPORTED}, "n_queries": 482, "n_span_groups": 44,
+    return ranker_report.RankerReport(**{
+        "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ranker_report.REPORTED},
+        "ci95_span_groups": {m: (0.35, 0.65) for m in ranker_report.REPORTED}, "n_queries": 482, "n_span_groups": 44,
         "candidate_recall": 0.8252, "candidate_recall_per_query": 0.8469,
         "gold_by_evidence": [{"evidence": "shares two or more of the query's words", "lines": 10, "share": 1.0, "found_at_100": 0.9, "commonest_words": []}],
         "ablation": rows,
-        "learning_curve": [{"fraction": 0.25, "training_queries": 112.0, "share": 112 / 385.6, **figures, "range": {m: [0.4, 0.6] for m in ablation.REPORTED}},
+        "learning_curve": [{"fraction": 0.25, "training_queries": 112.0, "share": 112 / 385.6, **figures, "range": {m: [0.4, 0.6] for m in ranker_report.REPORTED}},
                            {"fraction": 1.0, "training_queries": 385.6, "share": 1.0, **figures}],
         "baselines": {"bm25": figures}, "best_baseline": "bm25",
         "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329,
@@ -340,13 +340,13 @@ def _report(ablation):
 
 
 def test_ranker_report_corrects_the_variants_p_for_the_rows_tested_and_bounds_p_at_the_floor():
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ranker_report
 
-    markdown = ablation.to_markdown(_report(ablation))
+    markdown = ranker_report.to_markdown(_report(ranker_report))
     assert "| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |" in markdown
     assert "| without phrases | 0.5000 | -0.0200 [-0.0300, -0.0100], p = 0.0400 | 0.0800 | 0.1200 | 0.5000 |" in markdown  # 0.04 x 2; span groups 0.04 x 3
     assert "| settings: 75 trees | 0.5000 | +0.0010 [-0.0090, +0.0110], p = 0.8000 | 0.8000 | 1.0000 |" in markdown
-    assert f"| {ablation.ORACLE_LABEL} | 0.5000 | +0.1000 [+0.0900, +0.1100], p ≤ 0.0001 | ≤ 0.0003 | 0.0003 |" in markdown  # 3 / 10,001, a bound
+    assert f"| {ranker_report.ORACLE_LABEL} | 0.5000 | +0.1000 [+0.0900, +0.1100], p ≤ 0.0001 | ≤ 0.0003 | 0.0003 |" in markdown  # 3 / 10,001, a bound
     assert "| full model (no author prior) | 0.5000 |  |  |  | 0.5000 |" in markdown
     assert "Holm p: the paired p corrected for the 3 rows tested against the first (Holm-Bonferroni)" in markdown
     assert "| ≤ 0.0001 | 0.0329 | [+0.0500, +0.3500] | 0.0012 |" in markdown and "< 0.0001" not in markdown  # as `compare` prints it
@@ -356,7 +356,8 @@ def test_ranker_report_corrects_the_variants_p_for_the_rows_tested_and_bounds_p_
 
 def test_ranker_report_gives_the_candidate_recall_of_lines_and_of_queries():
     from latin_intertext.benchmark import Benchmark, Query
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ranker_report
+    from latin_intertext.evaluate.lexical_evidence import candidate_recall
 
     class Stage1:
         doc_ids = ["a", "b", "c", "d"]
@@ -366,15 +367,15 @@ def test_ranker_report_gives_the_candidate_recall_of_lines_and_of_queries():
 
     queries = [Query("q1", "one", 1, 1, 1, "[]", 3), Query("q2", "two", 1, 5, 5, "[]", 1)]
     bench = Benchmark([], queries, {"q1": {"a": 1, "c": 1, "d": 1}, "q2": {"c": 1}})
-    assert ablation.candidate_recall(Stage1(), bench) == pytest.approx((2 / 4, (1 / 3 + 1) / 2))  # lines pooled; per query, as Recall@k
-    markdown = ablation.to_markdown(_report(ablation))
+    assert candidate_recall(Stage1(), bench) == pytest.approx((2 / 4, (1 / 3 + 1) / 2))  # lines pooled; per query, as Recall@k
+    markdown = ranker_report.to_markdown(_report(ranker_report))
     assert ("Candidate recall (stage 1 ceiling): 0.8252 of the relevant lines; 0.8469 as a mean over queries, "
             "the ceiling of Recall@100 and Recall@1000 from the reranked candidates.") in markdown
 
 
 def test_learning_curve_gives_the_share_drawn_beside_its_target(benchmark, monkeypatch):
     """Whole span groups overshoot the target share: the table shows the share the model learned from."""
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ablation, ranker_report
     from latin_intertext.evaluate.cv import grouped_folds, training_ids
 
     monkeypatch.setattr(ablation, "out_of_fold", lambda *args, **kwargs: {})  # the figures do not matter here, the sizes do
@@ -384,6 +385,6 @@ def test_learning_curve_gives_the_share_drawn_beside_its_target(benchmark, monke
     assert [row["fraction"] for row in curve] == [0.25, 0.5, 1.0] and curve[-1]["share"] == 1.0
     for row in curve[:-1]:
         assert row["share"] == pytest.approx(row["training_queries"] / whole) and row["share"] > row["fraction"]
-    markdown = ablation.to_markdown(dataclasses.replace(_report(ablation), learning_curve=curve))
+    markdown = ranker_report.to_markdown(dataclasses.replace(_report(ranker_report), learning_curve=curve))
     assert f"| {curve[0]['training_queries']:.0f} | {curve[0]['share']:.0%} |" in markdown and "| 25% |" not in markdown
     assert "whole span groups can overshoot the targets of 25%, 50%" in markdown

@@ -430,7 +430,7 @@ def test_a_phrase_running_over_a_line_break_lifts_the_next_line():
 
 
 def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
-    from latin_intertext.evaluate.ablation import EVIDENCE_CLASSES, evidence_classes, gold_by_evidence, lexical_ceiling
+    from latin_intertext.evaluate.lexical_evidence import EVIDENCE_CLASSES, evidence_classes, gold_by_evidence, lexical_ceiling
 
     ranker = small_ranker().index(corpus)
     query = Query("q", "galeam miles capit luna", 1, 1, 1, "[]", 1)
@@ -442,7 +442,7 @@ def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     assert [r["evidence"] for r in rows] == list(EVIDENCE_CLASSES)
     assert [r["lines"] for r in rows] == [1, 1, 0, 0, 1, 1]  # luna: held by fewer than 20 lines
     assert [r["found_at_2"] for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
-    assert lexical_ceiling(rows, depth=2) == (0.5, 0.75)  # line 6 found too; line 8 still not
+    assert lexical_ceiling(rows) == (0.5, 0.75)  # line 6 found too; line 8 still not
     assert [r["commonest_words"] for r in rows] == [[], [("luna", 1)], [], [], [], []]  # named only for one-word lines
     luna = sum("luna" in d.text for d in corpus)
     for bands, band in (((luna, luna + 1), 2), ((luna + 1, luna + 2), 1), ((1, luna), 3)):
@@ -568,29 +568,29 @@ def spaced_bench(corpus) -> Benchmark:
 def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, tmp_path):
     """No word vectors in the test home: the themed variant and the word2vec baseline are skipped, named and explained;
     the report still draws its chart."""
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ablation, ranker_report
 
     bench = spaced_bench(corpus)
     themes = ablation.Variant("full model + word-vector themes", vectors="default")
-    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)"), themes])
-    report = ablation.ranker_report(bench, 2, baselines=("bm25", "word2vec"))
+    monkeypatch.setattr(ranker_report, "variants", lambda: [ablation.Variant("full model (no author prior)"), themes])
+    report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25", "word2vec"))
     assert [s["name"] for s in report.skipped] == [themes.label, "word2vec"]
     assert all("train-vectors" in s["reason"] for s in report.skipped)
     assert [r["variant"] for r in report.ablation] == ["full model (no author prior)"]
     assert report.best_baseline == "bm25" and list(report.baselines) == ["bm25"]
-    markdown = ablation.to_markdown(report)
+    markdown = ranker_report.to_markdown(report)
     assert "best baseline by nDCG@10, `bm25`, of `bm25`" in markdown
-    assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert ranker_report.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Skipped here: `full model + word-vector themes`" in markdown
     empty = [g["evidence"] for g in report.gold_by_evidence if not g["lines"]]
     assert empty and all(f"| {e} | 0 | | | |" in markdown for e in empty)  # no share shown for a class with no line
     with pytest.raises(LatinIntertextError, match="No baseline could run"):
-        ablation.ranker_report(bench, 2, baselines=("word2vec",))
+        ranker_report.build_ranker_report(bench, 2, baselines=("word2vec",))
 
 
 def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(corpus, monkeypatch):
     """A settings row (other tree count, other bag seed) is fitted so, and the rows after it go back to the shipped settings."""
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ablation, ranker_report
 
     bench = spaced_bench(corpus)
     rows = [
@@ -598,7 +598,7 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         ablation.Variant("settings: 7 trees, seed 4, 15 leaves", settings=(("n_estimators", 7), ("seed", 4), ("num_leaves", 15))),
         ablation.Variant("without monotone constraints", monotone=False),
     ]
-    monkeypatch.setattr(ablation, "variants", lambda: rows)
+    monkeypatch.setattr(ranker_report, "variants", lambda: rows)
     fitted, fit, leaves = [], EvidenceRanker.fit, []
 
     def recording_fit(self, train):
@@ -607,7 +607,7 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         return fit(self, train)
 
     monkeypatch.setattr(EvidenceRanker, "fit", recording_fit)
-    report = ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
+    report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
     # then the learning curve: the full model's settings again, whatever the last row set, one fit per fold and draw
     assert fitted == [(150, 0, True)] * 2 + [(7, 4, True)] * 2 + [(150, 0, False)] * 2 + [(150, 0, True)] * 2 * len(ablation.LEARNING_SEEDS)
     assert [r["variant"] for r in report.ablation] == [v.label for v in rows]
@@ -616,7 +616,7 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         low, high = row["vs_full"]["ci95"]
         assert low <= row["vs_full"]["diff"] <= high
         assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report.ablation[0]["ndcg_at_10"])
-        assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p " in ablation.to_markdown(report)
+        assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p " in ranker_report.to_markdown(report)
     assert leaves[:6] == [31, 31, 15, 15, 31, 31]  # the row after a 15-leaf row is fitted with the shipped 31 leaves
     assert ablation.FIXED_SETTINGS == {name: EvidenceRanker().params()[name] for name in ablation.FIT_SETTINGS}
     with pytest.raises(ValueError, match="n_candidates"):  # stage 1 is cached per index: no variant may change it
@@ -626,14 +626,14 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
 def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus, monkeypatch, tmp_path):
     """Each point fits every fold's model on whole span groups of the other folds only; the last point is the full
     model's own figures; the markdown tabulates the curve and the chart draws it."""
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ablation, ranker_report
 
     bench = spaced_bench(corpus)
     folds = grouped_folds(bench.queries, 2)
-    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)")])
+    monkeypatch.setattr(ranker_report, "variants", lambda: [ablation.Variant("full model (no author prior)")])
     fitted, fit = [], EvidenceRanker.fit
     monkeypatch.setattr(EvidenceRanker, "fit", lambda self, train: fitted.append({q.id for q in train.queries}) or fit(self, train))
-    report = ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
+    report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
     curve = report.learning_curve
     assert [row["fraction"] for row in curve] == [0.5, 1.0]
     assert curve[-1]["training_queries"] == 4 and {m: curve[-1][m] for m in ablation.REPORTED} == {m: report.metrics[m] for m in ablation.REPORTED}
@@ -648,18 +648,18 @@ def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus
     assert curve[0]["training_queries"] == 2
     low, high = curve[0]["range"]["ndcg_at_10"]
     assert low <= curve[0]["ndcg_at_10"] <= high
-    markdown = ablation.to_markdown(report)
+    markdown = ranker_report.to_markdown(report)
     assert f"| 2 | 50% | {curve[0]['ndcg_at_10']:.4f} [{low:.4f}, {high:.4f}] |" in markdown
     assert f"| 4 | 100% | {curve[1]['ndcg_at_10']:.4f} | {curve[1]['recall_at_100']:.4f} |" in markdown
-    assert ablation.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert ranker_report.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     fitted.clear()
-    assert ablation.ranker_report(bench, 2, baselines=("bm25",), learning_fractions=()).learning_curve == [] and len(fitted) == 2
-    assert "Learning curve" not in ablation.to_markdown(dataclasses.replace(report, learning_curve=[]))
+    assert ranker_report.build_ranker_report(bench, 2, baselines=("bm25",), learning_fractions=()).learning_curve == [] and len(fitted) == 2
+    assert "Learning curve" not in ranker_report.to_markdown(dataclasses.replace(report, learning_curve=[]))
 
 
 def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):
     """A learned baseline (such as word2vec-tuned) is fitted on the ranker's training folds only, never on the queries it ranks."""
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ablation, ranker_report
     from latin_intertext.retrieve.base import REGISTRY, LearnedRetriever, RetrieverSpec
 
     fitted = []
@@ -676,10 +676,10 @@ def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):
             return self._scores
 
     monkeypatch.setitem(REGISTRY, "learned-baseline", RetrieverSpec("learned-baseline", Learned, "test double", learned=True))
-    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)")])
-    assert "learned-baseline" in ablation.registered_baselines()
+    monkeypatch.setattr(ranker_report, "variants", lambda: [ablation.Variant("full model (no author prior)")])
+    assert "learned-baseline" in ranker_report.registered_baselines()
     bench = spaced_bench(corpus)
-    report = ablation.ranker_report(bench, 2, baselines=("bm25", "learned-baseline"))
+    report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25", "learned-baseline"))
     everything = {q.id for q in bench.queries}
     assert fitted == [everything - set(f.test_ids) for f in grouped_folds(bench.queries, 2)]
     assert set(report.baselines) == {"bm25", "learned-baseline"}
@@ -688,7 +688,7 @@ def test_ranker_report_runs_learned_baselines_out_of_fold(corpus, monkeypatch):
 def test_ranker_report_tests_the_ranker_as_a_against_the_best_of_several_baselines(corpus, monkeypatch):
     """Of two baselines, the one with the higher nDCG@10 is tested against, whichever is named first; each paired
     test's A is the ranker (its means are the report's metrics), B that baseline, and the difference is A - B."""
-    from latin_intertext.evaluate import ablation
+    from latin_intertext.evaluate import ablation, ranker_report
     from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec
 
     class LastLineFirst(Retriever):  # a poor baseline: the corpus read backwards, whatever the query
@@ -699,8 +699,8 @@ def test_ranker_report_tests_the_ranker_as_a_against_the_best_of_several_baselin
             return self._scores
 
     monkeypatch.setitem(REGISTRY, "last-line-first", RetrieverSpec("last-line-first", LastLineFirst, "test double"))
-    monkeypatch.setattr(ablation, "variants", lambda: [ablation.Variant("full model (no author prior)")])
-    report = ablation.ranker_report(spaced_bench(corpus), 2, baselines=("last-line-first", "bm25"), learning_fractions=())
+    monkeypatch.setattr(ranker_report, "variants", lambda: [ablation.Variant("full model (no author prior)")])
+    report = ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("last-line-first", "bm25"), learning_fractions=())
     assert report.baselines["last-line-first"]["ndcg_at_10"] < report.baselines["bm25"]["ndcg_at_10"]
     assert report.best_baseline == "bm25"
     assert [t["metric"] for t in report.paired_tests] == list(ablation.REPORTED)
@@ -712,7 +712,7 @@ def test_ranker_report_tests_the_ranker_as_a_against_the_best_of_several_baselin
 
 
 def test_report_tests_against_every_registered_baseline():
-    from latin_intertext.evaluate.ablation import registered_baselines
+    from latin_intertext.evaluate.ranker_report import registered_baselines
 
     names = registered_baselines()
     assert {"bm25", "bm25-lemma", "charngram", "tesserae", "word2vec", "word2vec-tuned"} <= set(names)
@@ -831,7 +831,7 @@ def test_oracle_shares_the_plain_rankers_index_and_gets_the_same_features(corpus
 
 
 def test_paired_p_reads_as_a_clause():
-    from latin_intertext.evaluate.ablation import _p_clause
+    from latin_intertext.evaluate.ranker_report import _p_clause
 
     assert _p_clause(0.0329) == "= 0.0329"
     assert _p_clause(1 / 10_001) == "≤ 0.0001"  # the resampling floor can only bound p

@@ -69,7 +69,7 @@ def test_the_published_report_has_the_layout_ranker_report_writes():
     """docs/results/ranker-report.json is what `ranker-report --json` writes (RankerReport.to_json): same fields, same order."""
     from dataclasses import fields
 
-    from latin_intertext.evaluate.ablation import RankerReport
+    from latin_intertext.evaluate.ranker_report import RankerReport
 
     published = json.loads((RESULTS / "ranker-report.json").read_text(encoding="utf-8"))
     assert list(published) == [f.name for f in fields(RankerReport) if f.name != "run"]

@@ -187,9 +187,12 @@ def test_tuned_word2vec_chooses_its_settings_on_the_training_queries(tmp_path, l
     tuned = make_retriever("word2vec-tuned", vectors_path=vectors, soft_weight=start).index(corpus)
     with pytest.raises(LatinIntertextError, match="no settings outside cross-validation"):
         tuned.search({"q": query}, k=3)  # unfitted, it would silently be word2vec
+    given = tuned.params()
     tuned.fit(bench)
-    assert tuned.threshold in TUNING_GRID["threshold"] and tuned.soft_weight in TUNING_GRID["soft_weight"] and tuned.neighbours in TUNING_GRID["neighbours"]
-    assert (tuned.soft_weight > 0) if soft_helps else (tuned.soft_weight < 0.5)
+    chosen = tuned.settings_
+    assert chosen.threshold in TUNING_GRID["threshold"] and chosen.soft_weight in TUNING_GRID["soft_weight"] and chosen.neighbours in TUNING_GRID["neighbours"]
+    assert (chosen.soft_weight > 0) if soft_helps else (chosen.soft_weight < 0.5)
+    assert tuned.params() == given  # fitting keeps what __init__ was given, as in sklearn
     assert next(iter(tuned.search({"q": query}, k=3)["q"])) == corpus[0].id
 
 

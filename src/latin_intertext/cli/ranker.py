@@ -46,7 +46,7 @@ def ranker_report(
 ) -> None:
     """Cross-validated figures, author prior on/off, feature ablation, a learning curve and the paired test against the best baseline."""
     from latin_intertext.benchmark import load_benchmark
-    from latin_intertext.evaluate.ablation import plot, ranker_report as report, registered_baselines, to_markdown, variants
+    from latin_intertext.evaluate.ranker_report import build_ranker_report as report, plot, registered_baselines, to_markdown, variants
     from latin_intertext.evaluate.runs import write_trec_run
 
     from rich.progress import Progress

@@ -21,6 +21,7 @@ neighbours, and ``np.maximum.at`` over their posting lists gives each line's bes
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -39,6 +40,13 @@ def _default_vectors():
     from latin_intertext.vectors import load_vectors
 
     return load_vectors()
+
+
+@dataclass(frozen=True)
+class AlignmentSettings:
+    threshold: float
+    soft_weight: float
+    neighbours: int
 
 
 @register(
@@ -80,10 +88,15 @@ class Word2VecAlign(Retriever):
         idf = np.array([self._idf[self._vocab[l]] if l in self._vocab else self._max_idf for l in lemmas])
         return lemmas, idf
 
-    def score_all(self, text: str) -> np.ndarray:
-        return self._score(self._alignments(text), self.threshold, self.soft_weight, self.neighbours)
+    def settings(self) -> AlignmentSettings:
+        """The settings a search uses: those given to ``__init__`` here."""
+        return AlignmentSettings(self.threshold, self.soft_weight, self.neighbours)
 
-    def _alignments(self, text: str) -> list[tuple[float, np.ndarray, np.ndarray, int]]:
+    def score_all(self, text: str) -> np.ndarray:
+        settings = self.settings()
+        return self._score(self._alignments(text, settings.neighbours), settings)
+
+    def _alignments(self, text: str, neighbours: int) -> list[tuple[float, np.ndarray, np.ndarray, int]]:
         """Per distinct query lemma: its IDF, its ``neighbours`` nearest corpus lemmas, nearest first, with their cosines,
         and its own corpus id (-1 if the corpus lacks it). Independent of ``threshold`` and ``soft_weight``, and of
         any smaller ``neighbours`` (the first ones), so tuning reuses it."""
@@ -94,7 +107,7 @@ class Word2VecAlign(Retriever):
             return []
         qvec, qknown = unit_vectors(self._kv, lemmas)
         sims = qvec @ self._unit.T  # query lemmas x corpus lemmas; 0 where either is unknown (zero vectors)
-        n = min(self.neighbours, sims.shape[1])
+        n = min(neighbours, sims.shape[1])
         out = []
         for qi, lemma in enumerate(lemmas):
             cand = np.argpartition(-sims[qi], n - 1)[:n] if qknown[qi] else np.empty(0, dtype=np.int64)
@@ -102,13 +115,13 @@ class Word2VecAlign(Retriever):
             out.append((float(idf[qi]), cand, sims[qi, cand].astype(np.float64), self._vocab.get(lemma, -1)))
         return out
 
-    def _score(self, alignments, threshold: float, soft_weight: float, neighbours: int) -> np.ndarray:
+    def _score(self, alignments, settings: AlignmentSettings) -> np.ndarray:
         scores = np.zeros(len(self.doc_ids))
         for idf, cand, sims, exact in alignments:
-            cand, sims = cand[:neighbours], sims[:neighbours]
+            cand, sims = cand[: settings.neighbours], sims[: settings.neighbours]
             best = np.zeros(len(self.doc_ids))
-            keep = (sims >= threshold) & (cand != exact)
-            cand, values = cand[keep], soft_weight * sims[keep]
+            keep = (sims >= settings.threshold) & (cand != exact)
+            cand, values = cand[keep], settings.soft_weight * sims[keep]
             if exact >= 0:  # an exact match counts 1
                 cand, values = np.append(cand, exact), np.append(values, 1.0)
             for j, value in zip(cand, values):
@@ -135,34 +148,30 @@ TUNING_DEPTH = 10  # nDCG@10 needs only the top ten
 )
 class TunedWord2VecAlign(Word2VecAlign, LearnedRetriever):
     """The word2vec baseline without settings chosen on the benchmark: ``fit`` picks the threshold, soft weight and
-    number of neighbours of :data:`TUNING_GRID` that rank the training queries best, so its cross-validated figures are honest."""
+    number of neighbours of :data:`TUNING_GRID` that rank the training queries best, so its cross-validated figures are
+    honest. The choice is kept in ``settings_``; the ``__init__`` settings stay as given (as in sklearn)."""
 
-    _fitted = False
-
-    def score_all(self, text: str) -> np.ndarray:
-        if not self._fitted:  # its settings come from training queries; unfitted, it would silently be `word2vec`
+    def settings(self) -> AlignmentSettings:
+        if not hasattr(self, "settings_"):  # its settings come from training queries; unfitted, it would silently be `word2vec`
             raise LatinIntertextError(
                 f"{self.name} has no settings outside cross-validation (it chooses them on training queries): evaluate it "
                 "with `--cv`, or search with `word2vec`, the same scorer at its fixed settings."
             )
-        return super().score_all(text)
+        return self.settings_
 
     def fit(self, train: Benchmark) -> "TunedWord2VecAlign":
         from latin_intertext.evaluate.metrics import evaluate_run
 
-        self.neighbours = max(TUNING_GRID["neighbours"])
-        alignments = {q.id: self._alignments(q.text) for q in train.queries}
-        settings = [(t, w, n) for t in TUNING_GRID["threshold"] for w in TUNING_GRID["soft_weight"] for n in TUNING_GRID["neighbours"]]
+        alignments = {q.id: self._alignments(q.text, max(TUNING_GRID["neighbours"])) for q in train.queries}
+        grid = [AlignmentSettings(t, w, n) for t in TUNING_GRID["threshold"] for w in TUNING_GRID["soft_weight"] for n in TUNING_GRID["neighbours"]]
 
-        def train_ndcg(setting: tuple[float, float, int]) -> float:
+        def train_ndcg(settings: AlignmentSettings) -> float:
             run = {}
             for qid, a in alignments.items():
-                scores = self._score(a, *setting)
+                scores = self._score(a, settings)
                 run[qid] = top_k(self.doc_ids, scores, TUNING_DEPTH, self.text_order, self.eligible(scores))
             return evaluate_run(run, train.qrels).means["ndcg_at_10"]
 
-        scores = [train_ndcg(s) for s in settings]
-        self.threshold, self.soft_weight, self.neighbours = settings[int(np.argmax(scores))]  # first best in grid order: deterministic
-        self._fitted = True
+        scores = [train_ndcg(s) for s in grid]
+        self.settings_ = grid[int(np.argmax(scores))]  # first best in grid order: deterministic
         return self
-

@@ -1,0 +1,107 @@
+"""Where the lexical ceiling lies: what stage 1 puts among the candidates, and the relevant lines grouped by the
+evidence they share with their query, with the share of each a run finds."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from latin_intertext.benchmark import Benchmark, Run
+from latin_intertext.evaluate.metrics import ranked
+from latin_intertext.retrieve.features import Unit, shared_lemmas, shared_query_words
+from latin_intertext.retrieve.ranker import EvidenceRanker
+
+EVIDENCE_DEPTH = 100  # the run's top lines the rows count as found: Recall@100's cut
+
+
+def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> tuple[float, float]:
+    """What stage 1 puts among the candidates, the reranker's ceiling: the share of all relevant lines, and the mean
+    over queries of each query's share, which bounds Recall@k from the candidates as Recall@k is a mean over queries."""
+    found, total = [], []
+    for q in bench.queries:
+        relevant = [d for d, r in bench.qrels.get(q.id, {}).items() if r > 0]
+        if relevant:
+            ids = {ranker.doc_ids[i] for i in ranker._features(q.text)[0]}
+            found.append(sum(d in ids for d in relevant))
+            total.append(len(relevant))
+    if not total:
+        return 0.0, 0.0
+    return sum(found) / sum(total), float(np.mean(np.divide(found, total)))
+
+
+ONE_WORD_BANDS = (20, 100)  # how many corpus lines hold the one shared word: the line's competitors
+
+
+def evidence_classes(bands: tuple[int, int] = ONE_WORD_BANDS) -> tuple[str, ...]:
+    low, high = bands
+    return (
+        "shares two or more of the query's words",
+        f"shares one of the query's words, held by under {low} lines",
+        f"shares one of the query's words, held by {low} to {high - 1} lines",
+        f"shares one of the query's words, held by {high} lines or more",
+        "only through a neighbouring line",
+        "shares no lemma",
+    )
+
+
+EVIDENCE_CLASSES = evidence_classes()
+N_LEXICAL = 4  # the classes that share a query word
+COMMONEST = 3  # shared words named per one-word class
+
+
+def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = EVIDENCE_DEPTH, bands: tuple[int, int] = ONE_WORD_BANDS) -> list[dict]:
+    """Relevant lines grouped by the lexical evidence they offer, with the share of each the run finds in its top ``depth``.
+
+    Shows where the lexical ceiling lies: a line sharing one query word competes with every line holding that
+    word (counted by its rarest shared lemma, and split into ``bands`` of that count), and a line sharing no
+    lemma with its query (nor its neighbours) can only be found by luck or by evidence other than vocabulary.
+    Words, not lemmas, are counted: an ambiguous form shares several candidate lemmas but is one piece of evidence.
+    """
+    lines = ranker._lines
+    classes = evidence_classes(bands)
+    holding = np.asarray(lines.matrices["lemmaset"].sum(axis=0)).ravel()  # lines holding each candidate lemma
+    vocab = lines.vocab["lemmaset"]
+    found = {c: [] for c in classes}
+    one_words = {c: Counter() for c in classes}  # the query's one shared word (folded form) of each one-word line
+    for q in bench.queries:
+        unit = Unit.of(q.text)
+        top = {d for d, _ in ranked(run.get(q.id, {}), depth)}
+        for doc_id in bench.qrels.get(q.id, {}):
+            i = bench.doc_index[doc_id]
+            words = shared_query_words(lines, unit, i)
+            if len(words) >= 2:
+                cls = classes[0]
+            elif words:
+                rivals = min(holding[vocab[lemma]] for lemma in shared_lemmas(lines, unit, i))
+                cls = classes[1 + int(np.searchsorted(bands, rivals, side="right"))]
+                one_words[cls][unit.words[min(words)]] += 1
+            elif shared_lemmas(lines, unit, int(lines.prev[i])) or shared_lemmas(lines, unit, int(lines.next[i])):
+                cls = classes[N_LEXICAL]
+            else:
+                cls = classes[N_LEXICAL + 1]
+            found[cls].append(doc_id in top)
+    total = sum(len(v) for v in found.values())
+    return [
+        {
+            "evidence": c,
+            "lines": len(v),
+            "share": len(v) / total if total else 0.0,
+            f"found_at_{depth}": sum(v) / len(v) if v else 0.0,
+            "commonest_words": one_words[c].most_common(COMMONEST),
+        }
+        for c, v in found.items()
+    ]
+
+
+def found_depth(rows: list[dict]) -> int:
+    """The depth ``gold_by_evidence`` counted to, read from its rows' ``found_at_<depth>`` key."""
+    return next(int(key.removeprefix("found_at_")) for key in rows[0] if key.startswith("found_at_"))
+
+
+def lexical_ceiling(rows: list[dict]) -> tuple[float, float]:
+    """The share of relevant lines in the top lines the rows counted now, and what it would be if every line sharing
+    a query word were there while the others stayed as they are (a line share, not the per-query mean of Recall@k)."""
+    key = f"found_at_{found_depth(rows)}"
+    now = sum(r["share"] * r[key] for r in rows)
+    return now, sum(r["share"] * (1.0 if i < N_LEXICAL else r[key]) for i, r in enumerate(rows))

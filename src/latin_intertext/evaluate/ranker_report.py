@@ -1,0 +1,255 @@
+"""The evidence ranker's cross-validated report (``ranker-report``, the README's ranker section): headline figures
+with their intervals, the ablation variants, the learning curve, the lexical ceiling and the paired test against the
+best baseline, all under the same grouped folds; as JSON, Markdown and a chart."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Callable
+
+from latin_intertext.benchmark import Benchmark, Run
+from latin_intertext.evaluate import charts
+from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS, ORACLE_LABEL, PAIRED, REPORTED, Variant, learning_curve, variants
+from latin_intertext.evaluate.comparison import compare_evaluations, span_group_json, test_json
+from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_ids
+from latin_intertext.evaluate.execute import run_retriever
+from latin_intertext.evaluate.lexical_evidence import candidate_recall, found_depth, gold_by_evidence, lexical_ceiling
+from latin_intertext.evaluate.metrics import evaluate_run
+from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm
+from latin_intertext.errors import LatinIntertextError
+from latin_intertext.retrieve import load_all
+from latin_intertext.retrieve.base import REGISTRY, resolve_name
+from latin_intertext.retrieve.ranker import EvidenceRanker
+
+
+@dataclass(frozen=True)
+class RankerReport:
+    """What ``ranker-report`` prints, draws and writes (the README's ranker section), all out of fold on the same
+    grouped folds. Rows stay plain JSON objects, as written: ``ablation`` (one per variant, each but the first with
+    its paired test ``vs_full``), ``learning_curve``, ``gold_by_evidence`` and ``paired_tests``."""
+
+    folds: list[str]  # Fold.describe() of each fold
+    candidate_recall: float  # stage 1's ceiling over relevant lines
+    candidate_recall_per_query: float  # the same as a mean over queries: the ceiling of Recall@100 and @1000
+    gold_by_evidence: list[dict]
+    metrics: dict[str, float]
+    ci95: dict[str, tuple[float, float]]  # percentile bootstrap over queries
+    ci95_span_groups: dict[str, tuple[float, float]]  # over whole span groups
+    n_queries: int
+    n_span_groups: int
+    ablation: list[dict]
+    learning_curve: list[dict]
+    baselines: dict[str, dict[str, float]]
+    best_baseline: str
+    paired_tests: list[dict]  # the full model against the best baseline, per metric
+    skipped: list[dict] = field(default_factory=list)  # variants and baselines that could not run here, and why
+    run: Run = field(default_factory=dict)  # the full model's out-of-fold run (written as a TREC file, not as JSON)
+
+    def to_json(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
+
+
+def build_ranker_report(
+    bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] | None = None, on_step: Callable[[str], None] | None = None,
+    learning_fractions: tuple[float, ...] = LEARNING_FRACTIONS,
+) -> "RankerReport":
+    """``baselines``: default every registered baseline; one that cannot run here (no word vectors, no dense
+    extra) is skipped and listed with the reason, as is a variant that needs what is missing.
+    ``learning_fractions``: the shares of the training queries the learning curve fits on (none: no curve)."""
+    step = on_step or (lambda _s: None)
+    folds = grouped_folds(bench.queries, n_folds)
+    plain = EvidenceRanker().index(bench.corpus)
+    rankers = {Variant("").index_options: plain}
+    step("indexed")
+    rows, evaluations, skipped = [], {}, []
+    specs = variants()
+    full = specs[0].label  # the model the other rows are tested against, and whose run the report keeps
+    for variant in specs:
+        try:
+            if variant.index_options not in rankers:
+                rankers[variant.index_options] = variant.ranker(bench, plain)
+        except (ImportError, LatinIntertextError) as exc:
+            skipped.append({"name": variant.label, "reason": str(exc)})
+            step(variant.label)
+            continue
+        run = out_of_fold(variant.configure(rankers[variant.index_options]), bench, folds)
+        evaluations[variant.label] = ev = evaluate_run(run, bench.qrels)
+        if variant.label == full:
+            main = run
+        rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
+        step(variant.label)
+    main_eval = evaluations[full]
+    full_ranker = specs[0].configure(rankers[specs[0].index_options])
+    curve = learning_curve(full_ranker, bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
+    step("learning curve")
+    clusters = span_group_ids(bench.queries, list(main_eval.query_ids))
+    for row in rows[1:]:  # each variant against the full model, query by query (and span group by span group)
+        [test] = compare_evaluations(evaluations[row["variant"]], main_eval, clusters, (PAIRED,))
+        row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization, **span_group_json(test)}
+    for row, p in zip(rows[1:], holm([row["vs_full"]["p_randomization"] for row in rows[1:]])):
+        row["vs_full"]["p_holm"] = p  # corrected for every row tested, the oracle's included
+    ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
+    ci_groups = {m: cluster_bootstrap_ci(main_eval.per_query[m], clusters)[0] for m in REPORTED}
+    baseline_scores = {}
+    for name in baselines or registered_baselines():
+        try:
+            learned = REGISTRY[resolve_name(name)].learned
+            run = run_retriever(name, bench, 1000, cv=n_folds if learned else None).run  # out of fold on the same grouped folds
+        except (ImportError, LatinIntertextError) as exc:
+            skipped.append({"name": name, "reason": str(exc)})
+        else:
+            baseline_scores[name] = evaluate_run(run, bench.qrels)
+        step(name)
+    if not baseline_scores:
+        raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
+    best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
+    tests = compare_evaluations(main_eval, baseline_scores[best], clusters, REPORTED)
+    pooled, per_query = candidate_recall(plain, bench)
+    return RankerReport(
+        folds=[f.describe() for f in folds],
+        candidate_recall=pooled,
+        candidate_recall_per_query=per_query,
+        gold_by_evidence=gold_by_evidence(plain, bench, main),
+        metrics=main_eval.means,
+        ci95={m: (c.low, c.high) for m, c in ci.items()},
+        ci95_span_groups={m: (c.low, c.high) for m, c in ci_groups.items()},
+        n_queries=len(clusters),
+        n_span_groups=len(set(clusters)),
+        ablation=rows,
+        learning_curve=curve,
+        baselines={n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
+        best_baseline=best,
+        paired_tests=[test_json(t) for t in tests],
+        skipped=skipped,
+        run=main,
+    )
+
+
+def registered_baselines() -> list[str]:
+    """Every baseline, learned ones (run out of fold, on the ranker's folds) included."""
+    return [spec.name for spec in load_all().values() if spec.baseline]
+
+
+def _p_clause(value: float) -> str:
+    """"= 0.0123", or "≤ 0.0001" at the resampling floor."""
+    text = format_p(value)
+    return text if text.startswith("≤") else f"= {text}"
+
+
+def _words(counted: list) -> str:
+    return ", ".join(f"*{word}* ({n})" for word, n in counted)
+
+
+def to_markdown(report: RankerReport) -> str:
+    m, ci, groups = report.metrics, report.ci95, report.ci95_span_groups
+    lines = [
+        f"Out-of-fold over {len(report.folds)} grouped folds ({'; '.join(report.folds)}).",
+        "",
+        "| metric | evidence-ranker | 95% CI, queries | 95% CI, span groups |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {k} | {m[k]:.4f} | [{ci[k][0]:.4f}, {ci[k][1]:.4f}] | [{groups[k][0]:.4f}, {groups[k][1]:.4f}] |" for k in REPORTED]
+    lines += ["", f"Intervals and tests resample (or sign-flip) the {report.n_queries} queries one by one, or the "
+              f"{report.n_span_groups} span groups whole (queries whose VF spans are chained, each within 3 lines of the next: "
+              "neighbouring or overlapping text, so their results may be correlated; the folds keep them together too). The span-group "
+              "p is an exact sign-flip test; the span-group interval, a percentile bootstrap over groups of very unequal size, runs somewhat narrow."]
+    lines += ["", f"Candidate recall (stage 1 ceiling): {report.candidate_recall:.4f} of the relevant lines; "
+              f"{report.candidate_recall_per_query:.4f} as a mean over queries, the ceiling of Recall@100 and Recall@1000 from the reranked candidates.", ""]
+    depth = found_depth(report.gold_by_evidence)
+    lines += [f"| relevant lines by lexical evidence | lines | share | in the top {depth} | commonest shared words |", "|---|---|---|---|---|"]
+    lines += [
+        f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g[f'found_at_{depth}']:.1%} | {_words(g.get('commonest_words', []))} |" if g["lines"] else f"| {g['evidence']} | 0 | | | |"
+        for g in report.gold_by_evidence
+    ]
+    now, ceiling = lexical_ceiling(report.gold_by_evidence)
+    lines += ["", f"Relevant lines in the top {depth}: {now:.1%}; with every line that shares a query word there (the rest as now): {ceiling:.1%}.", ""]
+    lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|---|"]
+    for row in report.ablation:
+        test = row.get("vs_full")
+        delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
+        adjusted = format_p(test["p_holm"], raw=test["p_randomization"]) if test else ""
+        grouped = format_p(test["p_randomization_span_groups"]) if test else ""
+        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {adjusted} | {grouped} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
+    if tested := sum("vs_full" in row for row in report.ablation):
+        lines += ["", f"Holm p: the paired p corrected for the {tested} rows tested against the first (Holm-Bonferroni), "
+                  f"so the rows whose Holm p is below 0.05 differ from it at 5% with all {tested} tests taken together. "
+                  "Span-group p: the randomization test with one sign per span group, uncorrected."]
+    if report.learning_curve:
+        targets = ", ".join(f"{row['fraction']:.0%}" for row in report.learning_curve[:-1])
+        lines += ["", "Learning curve: each fold's model fitted on a share of the training folds' queries (whole span groups, "
+                  f"{len(LEARNING_SEEDS)} random draws per share, mean [lowest, highest]), the test folds unchanged; "
+                  f"share: the training queries drawn over the full folds' (whole span groups can overshoot the targets of {targets}):", ""]
+        lines += ["| training queries per fold | share | nDCG@10 | Recall@100 |", "|---|---|---|---|"]
+        for row in report.learning_curve:
+            spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
+            lines.append(f"| {row['training_queries']:.0f} | {row['share']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
+    lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report.best_baseline}`, of {', '.join(f'`{n}`' for n in report.baselines)} (10,000 resamples):", ""]
+    lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p | 95% CI, span groups | span-group p |", "|---|---|---|---|---|---|---|---|"]
+    for t in report.paired_tests:
+        grouped = t["ci95_span_groups"]
+        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} "
+                     f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_span_groups'])} |")
+    if report.skipped:
+        lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report.skipped) + "."]
+    return "\n".join(lines) + "\n"
+
+
+TARGETS = {"ndcg_at_10": 0.45, "recall_at_100": 0.85}  # the project's goals for the ranker (issue 4)
+PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
+
+
+def plot(report: RankerReport, path: Path | str) -> Path:
+    """The report at a glance: each variant's nDCG@10 and Recall@100 against the best baseline and the targets,
+    how many relevant lines of each kind of lexical evidence the top 100 holds, and the learning curve."""
+    plt = charts.pyplot()
+    rows = report.ablation[::-1]
+    baseline = report.baselines[report.best_baseline]
+    curve = report.learning_curve or []
+    widths = [2.2, 2.2, 2] + ([1.6] if curve else [])
+    fig, axes = plt.subplots(1, len(widths), figsize=(4.4 * len(widths), 0.3 * len(rows) + 1.8), gridspec_kw={"width_ratios": widths}, layout="constrained")
+    colours = ["#c44e52" if r["variant"] == ORACLE_LABEL else "#1f3d7a" if r is report.ablation[0] else "#4c72b0" for r in rows]
+    for ax, (metric, label) in zip(axes, PLOTTED):
+        values = [r[metric] for r in rows]
+        ax.hlines(range(len(rows)), 0, values, color="#dddddd", lw=1)
+        ax.scatter(values, range(len(rows)), color=colours, zorder=3)
+        ax.axvline(baseline[metric], color="#55a868", ls="--", label=f"best baseline ({report.best_baseline})")
+        ax.axvline(TARGETS[metric], color="black", ls=":", label="target")
+        ax.set_xlabel(f"{label}, out of fold")
+        ax.set_xlim(min(values + [baseline[metric]]) - 0.05, max(values + [TARGETS[metric]]) + 0.03)
+        ax.set_yticks(range(len(rows)), [r["variant"] for r in rows] if ax is axes[0] else [""] * len(rows), fontsize=7)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
+    evidence = report.gold_by_evidence
+    depth = found_depth(evidence)
+    found = [g["lines"] * g[f"found_at_{depth}"] for g in evidence]
+    axes[2].barh(range(len(evidence)), found, color="#4c72b0", label=f"in the top {depth}")
+    axes[2].barh(range(len(evidence)), [g["lines"] - f for g, f in zip(evidence, found)], left=found, color="#dddddd", label=f"not in the top {depth}")
+    for y, g in enumerate(evidence):
+        axes[2].text(g["lines"] + 5, y, f"{g[f'found_at_{depth}']:.0%} of {g['lines']}", va="center", fontsize=7)
+    axes[2].set_yticks(range(len(evidence)), [textwrap.fill(g["evidence"], 28) for g in evidence], fontsize=7)
+    axes[2].set_xlim(0, max(g["lines"] for g in evidence) * 1.3)
+    axes[2].invert_yaxis()
+    axes[2].set_xlabel("relevant lines")
+    axes[2].legend(fontsize=7, loc="lower right")
+    if curve:
+        _plot_learning_curve(axes[3], curve)
+    return charts.save(fig, path, dpi=110)
+
+
+def _plot_learning_curve(ax, curve: list[dict]) -> None:
+    """Each metric against the training queries per fold (log scale), draws' range as error bars, targets dotted."""
+    sizes = [row["training_queries"] for row in curve]
+    for (metric, label), colour in zip(PLOTTED, ("#1f3d7a", "#c44e52")):
+        means = [row[metric] for row in curve]
+        low = [m - row["range"][metric][0] if "range" in row else 0 for m, row in zip(means, curve)]
+        high = [row["range"][metric][1] - m if "range" in row else 0 for m, row in zip(means, curve)]
+        ax.errorbar(sizes, means, yerr=[low, high], color=colour, marker="o", capsize=3, label=label)
+        ax.axhline(TARGETS[metric], color=colour, ls=":", lw=1)
+        ax.text(sizes[0], TARGETS[metric], f"target {label}", color=colour, fontsize=7, va="bottom")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes, [f"{s:.0f}" for s in sizes], fontsize=7)
+    ax.minorticks_off()
+    ax.set_xlabel("training queries per fold")
+    ax.set_title("learning curve, out of fold", fontsize=9)
+    ax.legend(fontsize=7, loc="center right")
