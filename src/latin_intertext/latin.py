@@ -202,12 +202,12 @@ def clauses(phrase: str, limit: int = MAX_PHRASE_WORDS) -> list[str]:
     the one before, or joins it), so only a run holding such a clause or short run goes over ``limit``.
     Tesserae v3 keeps such a phrase whole, but where punctuation is sparse (Augustine's letters) it can run to over 250
     words, and words matched 60 words apart in one are no parallel, nor can a reader find them in it."""
-    if len(words(phrase)) <= limit:
+    if word_count(phrase) <= limit:
         return [phrase]
-    sheltered = [(a, b) for a, b in _bracketed(phrase) if len(words(phrase[a : b + 1])) <= limit]
+    sheltered = [(a, b) for a, b in _bracketed(phrase) if word_count(phrase[a : b + 1]) <= limit]
     runs: list[list[tuple[str, int]]] = []  # each run: its clauses, with their word counts
     for piece in _cut_after(phrase, _CLAUSE_END, lambda m, _start: _inside(m, sheltered)):
-        n = len(words(piece))
+        n = word_count(piece)
         if runs and (_count(runs[-1]) < MIN_PHRASE_WORDS or _count(runs[-1]) + n <= limit):  # "Sed," goes with what follows
             runs[-1].append((piece, n))
         else:
@@ -281,7 +281,7 @@ def _sentences(text: str) -> list[str]:
     carry = ""
     for piece in _cut_after(text, _PHRASE_END, held):
         piece = f"{carry} {piece}" if carry else piece
-        if len(words(piece)) < MIN_PHRASE_WORDS:
+        if word_count(piece) < MIN_PHRASE_WORDS:
             carry = piece
             continue
         out.append(piece)
@@ -321,6 +321,11 @@ def _redecoded_punctuation(match: re.Match) -> str:
 def words(text: str) -> list[tuple[str, int, int]]:
     """The alphabetic words of ``text`` with their character offsets; mis-decoded punctuation is not a word."""
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(_without_mojibake(text))]
+
+
+def word_count(text: str) -> int:
+    """How many words :func:`words` finds: what a length limit counts (a dash or a number is no word)."""
+    return len(_word_strings(text))
 
 
 def _word_strings(text: str) -> list[str]:

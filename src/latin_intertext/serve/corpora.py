@@ -41,7 +41,7 @@ from latin_intertext import EPICS
 from latin_intertext.benchmark import Benchmark, CorpusLine
 from latin_intertext.build.dataset import doc_id
 from latin_intertext.errors import InputError, LatinIntertextError
-from latin_intertext.latin import has_latin_words, phrases, strip_diacritics
+from latin_intertext.latin import MAX_PHRASE_WORDS, has_latin_words, phrases, strip_diacritics, word_count
 from latin_intertext.sources.gold import WORKS
 from latin_intertext.sources.tess import TessLine, TessText, tess_stem
 from latin_intertext.sources.tesserae_la import TessRead, read_tess
@@ -51,7 +51,7 @@ EPIC_STEMS = {epic.file_stem: epic.key for epic in EPICS}
 _BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 _KEY_BAD = re.compile(r"[^a-z0-9_]+")
 _LOCUS_BAD = re.compile(r"[^a-z0-9_-]+")
-LONG_LINE_WORDS = 40  # a prose section (or a whole poem); the benchmark's epics have at most 15 words a line
+LONG_LINE_WORDS = MAX_PHRASE_WORDS  # a prose section (or a whole poem); the benchmark's epics have at most 15 words a line
 
 
 def key(text: str) -> str:
@@ -257,7 +257,7 @@ class _Builder:
                 section = key(tl.section) if sections else ""
                 base = f"{author_key}.{work_key}-" + (f"{section}-" if section else "") + locus_key(tl.locus)
                 group = ("tess", stem, section)
-            units = phrases(tl.text) if not (epic and m) and len(tl.text.split()) > LONG_LINE_WORDS else [tl.text]
+            units = phrases(tl.text) if not (epic and m) and word_count(tl.text) > LONG_LINE_WORDS else [tl.text]
             if len(units) > 1:
                 self.report.long_lines += 1
                 self.report.phrases += len(units)
