@@ -150,12 +150,14 @@ def test_train_ranker_reports_the_size_of_a_model_saved_under_home(tmp_path, mon
     from latin_intertext.retrieve.ranker import EvidenceRanker
 
     monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(corpus=[], queries=[]))
+    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(corpus=[], queries=[None, None]))
     monkeypatch.setattr(EvidenceRanker, "index", lambda self, corpus: self)
-    monkeypatch.setattr(EvidenceRanker, "fit", lambda self, bench: self)
+    monkeypatch.setattr(EvidenceRanker, "fit", lambda self, bench: setattr(self, "unlearnable_queries_", ["vf-1-5"]) or self)
     monkeypatch.setattr(EvidenceRanker, "save", lambda self, path: Path(path).write_text("tree"))
     assert main(["train-ranker", "--out", "~/m.txt", "--dataset", str(tmp_path / "ds")]) == 0
-    assert (tmp_path / "m.txt").read_text() == "tree" and "(4bytes)" in squash(capsys.readouterr().err)
+    said = squash(capsys.readouterr().err)
+    assert (tmp_path / "m.txt").read_text() == "tree" and "(4bytes)" in said
+    assert "1ofthe2querieshavenorelevantlineamongtheircandidates,sotheyteachtherankernothing:vf-1-5" in said
 
 
 # -- 5. all or none: the old files come back -----------------------------------

@@ -116,6 +116,19 @@ def test_fit_then_search_ranks_the_planted_parallel_first(fitted, corpus):
         assert scores == sorted(scores, reverse=True)
 
 
+def test_fit_names_the_training_queries_with_no_relevant_candidate(corpus, bench):
+    """A query whose relevant line is not among its candidates teaches lambdarank nothing: it is left out of fitting,
+    and named, not dropped silently; with no other query there is nothing to fit."""
+    stray = Query("stray", "xyzzy plugh", 1, 9, 9, "[]", 1)
+    with_stray = Benchmark(corpus, [*bench.subset(TRAIN).queries, stray], {**bench.subset(TRAIN).qrels, "stray": {corpus[11].id: 1}})
+    ranker = small_ranker().index(corpus)
+    assert corpus[11].id not in {ranker.doc_ids[i] for i in ranker._features(stray.text)[0]}
+    assert ranker.fit(with_stray).unlearnable_queries_ == ["stray"]
+    assert ranker.fit(bench.subset(TRAIN)).unlearnable_queries_ == []
+    with pytest.raises(LatinIntertextError, match="No training query has a relevant line among its candidates"):
+        ranker.fit(Benchmark(corpus, [stray], {"stray": {corpus[11].id: 1}}))
+
+
 class ArmedQrels(dict):
     """Qrels that raise on any read once armed: proves search never looks at them."""
 

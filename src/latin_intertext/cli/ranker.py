@@ -34,6 +34,9 @@ def train_ranker(
         ranker.fit(bench)
     ranker.save(target)
     err.print(f"[green]saved[/] {target} ({target.stat().st_size:,} bytes), trained on the whole benchmark")
+    if unlearnable := ranker.unlearnable_queries_:
+        err.print(f"note: {len(unlearnable)} of the {len(bench.queries)} queries have no relevant line among their candidates, so they teach "
+                  f"the ranker nothing: {', '.join(unlearnable)}")
 
 
 @app.command("ranker-report")

@@ -240,13 +240,14 @@ class EvidenceRanker(LearnedRetriever):
     # -- learning -------------------------------------------------------------
     def fit(self, train: Benchmark) -> "EvidenceRanker":
         texts = {q.id: q.text for q in train.queries}
-        blocks, labels, groups = [], [], []
+        blocks, labels, groups, unlearnable = [], [], [], []
         for qid, text in texts.items():
             cand, matrix = self._features(text)
             relevant = train.qrels.get(qid, {})
             y = np.array([1 if self.doc_ids[i] in relevant else 0 for i in cand], dtype=np.int32)
             if y.sum() == 0:
-                continue  # no positive candidate: lambdarank learns nothing from it
+                unlearnable.append(qid)  # no relevant line among its candidates: lambdarank learns nothing from it
+                continue
             blocks.append(self._select(matrix))
             labels.append(y)
             groups.append(len(cand))
@@ -258,6 +259,7 @@ class EvidenceRanker(LearnedRetriever):
         with ThreadPoolExecutor(max_workers=max(self.n_jobs or self.n_models, 1)) as pool:
             self._boosters = list(pool.map(lambda member: self._fit_member(blocks, labels, member), members))
         self._trained_features = list(self.feature_names)
+        self.unlearnable_queries_ = unlearnable
         return self
 
     def _fit_member(self, blocks: list[np.ndarray], labels: list[np.ndarray], member: int):
