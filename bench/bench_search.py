@@ -5,7 +5,7 @@
 - Benchmark corpus (39,675 lines), the search tool's default retriever (or --retriever): median and p95
   wall time of ``Searcher.search(text, k=10)`` (scoring, top 10, explained matches, context) over the
   texts of the first N benchmark queries. Target: median <= 100 ms.
-- Tesserae-la (613 texts, ~481k lines): the cached lemma-BM25 inverted index (scipy.sparse). Build time
+- Tesserae-la (613 texts, ~481k lines): the cached lemma-BM25 index (bm25s). Build time
   of the full index (target <= 5 min; --reuse-index skips it and loads the cache), then the same latency
   figures (target: median <= 500 ms).
 - Peak RSS of this process (target < 6 GiB).

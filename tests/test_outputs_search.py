@@ -78,7 +78,7 @@ def test_the_same_file_name_twice_is_refused_not_searched_twice(poet, tmp_path, 
 
 
 # --- 2. a damaged Tesserae-la index ---------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["corpus.pickle", "meta.json", "weights.npz", "vocab.json"])
+@pytest.mark.parametrize("name", ["corpus.pickle", "meta.json", "data.csc.index.npy", "vocab.index.json", "params.index.json", "names.json"])
 def test_truncated_tesserae_index_is_a_clear_error(tmp_path, name):
     folder = tmp_path / "tesserae-la"
     build_tesserae_index(folder, files=[LUCRETIUS])

@@ -1,9 +1,6 @@
-"""A lemma BM25 over an inverted index in scipy.sparse, cached on disk: fast enough for all of Tesserae-la.
-
-The index is a documents x lemmas CSC matrix whose cells already hold the BM25 weight
-``idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl))``; a search adds up the
-columns of the query's distinct lemmas (one ``np.bincount``), so it costs time in
-proportion to how many lines contain those lemmas, not to the corpus size.
+"""A lemma BM25 of all Tesserae-la, cached on disk: bm25s's index, whose documents x lemmas matrix already holds each
+BM25 weight, so a search adds up the columns of the query's distinct lemmas and costs time in proportion to how
+many lines hold them, not to the corpus size.
 """
 
 from __future__ import annotations
@@ -11,24 +8,22 @@ from __future__ import annotations
 import json
 import pickle
 import time
-import zipfile
-from array import array
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
-import scipy.sparse as sp
+import bm25s
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import atomic_dir
 from latin_intertext.paths import indexes_dir
-from latin_intertext.retrieve.base import Retriever
+from latin_intertext.retrieve.bm25 import BM25
 from latin_intertext.serve.corpora import Corpus
 
-INDEX_VERSION = 8  # 2: pinned files only; blank lines listed, unpinned files reported; 3: names read at line openings; 4: long lines searched as their phrases; 5: phrases of over 40 words cut after commas, none cut inside brackets; 6: a duplicate citation is one whose section repeats too, and a file of several works cites by section; 7: lemmatiser 8, lines run together read as two; 8: a line's length counted in words, not in tokens between spaces
+INDEX_VERSION = 9  # 2: pinned files only; blank lines listed, unpinned files reported; 3: names read at line openings; 4: long lines searched as their phrases; 5: phrases of over 40 words cut after commas, none cut inside brackets; 6: a duplicate citation is one whose section repeats too, and a file of several works cites by section; 7: lemmatiser 8, lines run together read as two; 8: a line's length counted in words, not in tokens between spaces; 9: bm25s's own index files
 SPARSE_RETRIEVER = "bm25-lemma-sparse"
 FORM_BONUS = 0.25  # how much more a line scores per query word it writes in the query's own form, times the lemma's idf
 FORM_BONUS_DEPTH = 2000  # how many of a search's best lines are checked for the query's own forms
@@ -40,12 +35,13 @@ def bm25_idf(n_docs: int, df: np.ndarray) -> np.ndarray:
     return np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
-class SparseLemmaBM25(Retriever):
-    """BM25 over simplemma lemmas as a scipy.sparse inverted index, for searching Tesserae-la's 480,000 lines.
+class SparseLemmaBM25(BM25):
+    """bm25s's lemma BM25 (as ``bm25-lemma``), cached on disk and read as a search of all Tesserae-la's 480,000 lines needs.
 
-    Not the registry's ``bm25-lemma`` (bm25s), whose scores it does not reproduce: the numerator keeps Robertson's
-    (k1 + 1), each query lemma counts once however often the passage repeats it, and the passage's lemmas are read
-    as filed (:func:`latin.filed_lemmas`); it is ranked against no gold, so it is on no leaderboard.
+    Where it differs from ``bm25-lemma``: the scores keep Robertson's numerator (k1 + 1), which bm25s's Lucene
+    variant leaves out, so that the form bonus below keeps its weight against them; each query lemma counts once
+    however often the passage repeats it; and the passage's lemmas are read as filed (:func:`latin.filed_lemmas`).
+    It is ranked against no gold, so it is on no leaderboard.
 
     Lines are read one by one, so a capital opening a line says nothing of a name; the forms the corpus
     capitalises inside its sentences (``names``, :func:`latin.name_forms`) are read as names there too, in
@@ -57,41 +53,28 @@ class SparseLemmaBM25(Retriever):
     """
 
     name = SPARSE_RETRIEVER
+    field = "lemma"
 
     def __init__(self, k1: float = 1.2, b: float = 0.75, form_bonus: float = FORM_BONUS):
-        super().__init__()
-        self.k1 = k1
-        self.b = b
+        super().__init__(k1, b)
         self.form_bonus = form_bonus
+        self.names: frozenset[str] = frozenset()
         self._vocab: dict[str, int] = {}
-        self._weights: sp.csc_matrix | None = None
         self._idf: np.ndarray | None = None
 
+    def _terms(self, text: str) -> list[str]:
+        return latin.lemmas(text, self.names)
+
     def _index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> None:
-        rows, cols = array("i"), array("i")
-        lengths = np.zeros(len(corpus), dtype=np.float32)
-        vocab = self._vocab
         self.names = latin.name_forms(d.text for d in corpus)
+        ids = []
         for i, d in enumerate(corpus):
-            terms = latin.lemmas(d.text, self.names)
-            lengths[i] = len(terms)
-            cols.extend(vocab.setdefault(t, len(vocab)) for t in terms)
-            rows.extend([i] * len(terms))
+            ids.append(self._term_ids(d.text))
             if progress and i % 5000 == 4999:
                 progress(5000)
         if progress:
             progress(len(corpus) % 5000)
-        n_docs = len(corpus)
-        data = np.ones(len(rows), dtype=np.float32)
-        tf = sp.csr_matrix((data, (np.frombuffer(rows, dtype=np.int32), np.frombuffer(cols, dtype=np.int32))), shape=(n_docs, max(len(vocab), 1)))
-        tf.sum_duplicates()
-        df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
-        idf = bm25_idf(n_docs, df).astype(np.float32)
-        avgdl = float(lengths.mean()) if n_docs else 1.0
-        norm = self.k1 * (1.0 - self.b + self.b * lengths / max(avgdl, 1e-9))
-        row_of = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
-        tf.data = idf[tf.indices] * tf.data * (self.k1 + 1.0) / (tf.data + norm[row_of])
-        self._weights = tf.tocsc()
+        self._fit_bm25s(ids)
 
     def index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> "SparseLemmaBM25":
         self.corpus = corpus
@@ -99,14 +82,14 @@ class SparseLemmaBM25(Retriever):
         self._index(corpus, progress)
         return self
 
+    def _query_terms(self, text: str) -> list[int]:
+        return sorted({self._vocab[t] for t in latin.filed_lemmas(text, self.names) if t in self._vocab})
+
     def score_all(self, text: str) -> np.ndarray:
-        w = self._weights
-        cols = sorted({self._vocab[t] for t in latin.filed_lemmas(text, self.names) if t in self._vocab})
-        if not cols:
-            return np.zeros(w.shape[0], dtype=np.float32)
-        idx = np.concatenate([w.indices[w.indptr[c] : w.indptr[c + 1]] for c in cols])
-        val = np.concatenate([w.data[w.indptr[c] : w.indptr[c + 1]] for c in cols])
-        scores = np.bincount(idx, weights=val, minlength=w.shape[0])
+        terms = self._query_terms(text)
+        if not terms:
+            return np.zeros(len(self.doc_ids))
+        scores = self._model.get_scores(terms).astype(np.float64) * (self.k1 + 1.0)
         if self.form_bonus:
             self._add_form_bonus(text, scores)
         return scores
@@ -125,24 +108,22 @@ class SparseLemmaBM25(Retriever):
             scores[i] += self.form_bonus * sum(weight_of_form.get(form, 0.0) for form in set(latin.forms(self.corpus[i].text)))
 
     def _lemma_idf(self) -> np.ndarray:
-        """Each lemma's BM25 idf, from how many lines hold it (the index's columns)."""
+        """Each lemma's BM25 idf, from how many lines hold it (the lines bm25s scores for it)."""
         if self._idf is None:
-            n_docs = self._weights.shape[0]
-            df = np.diff(self._weights.indptr).astype(np.float64)
-            self._idf = bm25_idf(n_docs, df)
+            df = np.diff(self._model.scores["indptr"]).astype(np.float64)
+            self._idf = bm25_idf(len(self.doc_ids), df)
         return self._idf
 
     # --- cache -----------------------------------------------------------------------------------------
     def save(self, folder: Path) -> None:
-        sp.save_npz(folder / "weights.npz", self._weights, compressed=False)
-        (folder / "vocab.json").write_text(json.dumps(self._vocab, ensure_ascii=False), encoding="utf-8")
+        self._model.save(folder)  # bm25s's own files: its score matrix as .npy, its parameters and the vocabulary as JSON
         (folder / "names.json").write_text(json.dumps(sorted(self.names), ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, folder: Path, corpus: Corpus, k1: float, b: float) -> "SparseLemmaBM25":
         self = cls(k1, b)
-        self._weights = sp.load_npz(folder / "weights.npz").tocsc()
-        self._vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+        self._model = bm25s.BM25.load(folder)
+        self._vocab = self._model.vocab_dict
         self.names = frozenset(json.loads((folder / "names.json").read_text(encoding="utf-8")))
         self.corpus = corpus.lines
         self.doc_ids = [d.id for d in corpus.lines]
@@ -202,7 +183,7 @@ def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, IndexMeta]:
         with open(folder / "corpus.pickle", "rb") as fh:
             corpus = pickle.load(fh)
         return corpus, SparseLemmaBM25.load(folder, corpus, meta.k1, meta.b), meta
-    except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError, ImportError, pickle.UnpicklingError, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError, ImportError, pickle.UnpicklingError) as exc:
         raise _damaged(folder, exc, meta_path.name if isinstance(exc, KeyError) else "") from None
 
 

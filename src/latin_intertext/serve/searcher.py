@@ -161,7 +161,7 @@ def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "cor
 
 
 # Search engines that are no benchmark retriever (so on no leaderboard), beside the registry's.
-SEARCH_ONLY = {SPARSE_RETRIEVER: RetrieverSpec(SPARSE_RETRIEVER, SparseLemmaBM25, "BM25 over lemmas as a scipy.sparse inverted index, same forms scoring more", cache_index=True)}
+SEARCH_ONLY = {SPARSE_RETRIEVER: RetrieverSpec(SPARSE_RETRIEVER, SparseLemmaBM25, "BM25 over lemmas (bm25s), cached on disk, same forms scoring more", cache_index=True)}
 
 
 def engine_spec(name: str) -> RetrieverSpec:
