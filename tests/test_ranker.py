@@ -443,7 +443,7 @@ def test_a_phrase_running_over_a_line_break_lifts_the_next_line():
 
 
 def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
-    from latin_intertext.evaluate.lexical_evidence import EVIDENCE_CLASSES, evidence_classes, gold_by_evidence, lexical_ceiling
+    from latin_intertext.evaluate.lexical_evidence import EVIDENCE_CLASSES, evidence_classes, found_depth, gold_by_evidence, lexical_ceiling
 
     ranker = small_ranker().index(corpus)
     query = Query("q", "galeam miles capit luna", 1, 1, 1, "[]", 1)
@@ -456,6 +456,9 @@ def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     assert [r["lines"] for r in rows] == [1, 1, 0, 0, 1, 1]  # luna: held by fewer than 20 lines
     assert [r["found_at_2"] for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
     assert lexical_ceiling(rows) == (0.5, 0.75)  # line 6 found too; line 8 still not
+    assert found_depth(rows) == 2
+    with pytest.raises(ValueError, match="one depth"):
+        found_depth(rows + [{"found_at_100": 1.0}])
     assert [r["commonest_words"] for r in rows] == [[], [("luna", 1)], [], [], [], []]  # named only for one-word lines
     luna = sum("luna" in d.text for d in corpus)
     for bands, band in (((luna, luna + 1), 2), ((luna + 1, luna + 2), 1), ((1, luna), 3)):

@@ -96,7 +96,10 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
 
 def found_depth(rows: list[dict]) -> int:
     """The depth ``gold_by_evidence`` counted to, read from its rows' ``found_at_<depth>`` key."""
-    return next(int(key.removeprefix("found_at_")) for key in rows[0] if key.startswith("found_at_"))
+    depths = {int(key.removeprefix("found_at_")) for row in rows for key in row if key.startswith("found_at_")}
+    if len(depths) != 1:
+        raise ValueError(f"gold_by_evidence rows must all count to one depth (a found_at_<depth> key each); these give {sorted(depths) or 'none'}")
+    return depths.pop()
 
 
 def lexical_ceiling(rows: list[dict]) -> tuple[float, float]:

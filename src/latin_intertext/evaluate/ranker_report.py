@@ -202,7 +202,7 @@ PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
 
 def plot(report: RankerReport, path: Path | str) -> Path:
     """The report at a glance: each variant's nDCG@10 and Recall@100 against the best baseline and the targets,
-    how many relevant lines of each kind of lexical evidence the top 100 holds, and the learning curve."""
+    how many relevant lines of each kind of lexical evidence the run's top lines hold (``found_depth``), and the learning curve."""
     plt = charts.pyplot()
     rows = report.ablation[::-1]
     baseline = report.baselines[report.best_baseline]

@@ -20,7 +20,7 @@ Lines of the benchmark's four epics keep the benchmark's ids, ``{author}-{book}-
 
 A line of more than LONG_LINE_WORDS words (a prose section, or a whole poem where Tesserae gives one per line; no
 line of the benchmark's epics has over 15) is searched as its phrases (:func:`latin.phrases`, after Tesserae v3's phrase
-delimiters, and a phrase still over 40 words after its commas), each a unit of its own whose
+delimiters, and a phrase still over MAX_PHRASE_WORDS words after its commas; words as :func:`latin.word_count` counts them), each a unit of its own whose
 id is the line's with ``.pK`` appended (``cicero.de_officiis-2-69.p3``, ``...-17-3~2.p1``) and whose locus reads
 ``2.69, phrase 3``: a match spread over a section of hundreds of words is no parallel, and a hit should show the
 phrase that makes it. Line ids never contain ``.`` after the locus, so a phrase's id names its line.
