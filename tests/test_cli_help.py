@@ -56,3 +56,16 @@ def test_a_dataset_given_two_ways_must_agree(dataset_dir, tmp_path, monkeypatch,
         assert code == 0 and '"corpus"' in out
     code, _out, err = run_cli(monkeypatch, capsys, "stats", dataset_dir, "--dataset", tmp_path)
     assert code == 1 and "Two dataset folders given" in err
+
+
+def test_python_dash_m_runs_the_command_line(tmp_path):
+    """``python -m latin_intertext`` is ``latin-intertext``: the same commands, the same exit codes."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LATIN_INTERTEXT_HOME": str(tmp_path)}
+    ok = subprocess.run([sys.executable, "-m", "latin_intertext", "ranker-report", "--help"], capture_output=True, text=True, env=env)
+    assert ok.returncode == 0 and "--cv" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "latin_intertext", "no-such-command"], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "no-such-command" in bad.stderr
