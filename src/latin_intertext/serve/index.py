@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable, Sequence
 
-import numpy as np
 import bm25s
+import numpy as np
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
