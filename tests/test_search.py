@@ -452,6 +452,25 @@ def test_sparse_index_ranks_like_bm25_lemma(searcher):
     assert [h.score for h in b] == pytest.approx([2.2 * h.score for h in a], rel=1e-5)
 
 
+def test_sparse_index_indexed_again_forgets_the_corpus_before(searcher):
+    """Indexed anew, the same engine scores as a fresh one: no vocabulary or idf of the lines it held before, and
+    progress is told of every line taken."""
+    import numpy as np
+
+    from latin_intertext.serve.index import SparseLemmaBM25
+
+    lines = searcher.corpus.lines
+    first, second = lines[: len(lines) // 2], lines[len(lines) // 2 :]
+    reused = SparseLemmaBM25().index(first)
+    reused.score_all(SILIUS_OPENING)  # reads the first corpus's idf for the form bonus
+    told = []
+    reused.index(second, progress=told.append)
+    fresh = SparseLemmaBM25().index(second)
+    assert sum(told) == len(second) and told[:1] == [5000]
+    np.testing.assert_array_equal(reused.score_all(SILIUS_OPENING), fresh.score_all(SILIUS_OPENING))
+    assert reused._vocab == fresh._vocab
+
+
 def test_sparse_index_finds_a_name_that_opens_a_line(tmp_path):
     """Lines are lemmatised one by one, so *Aeneas* opening a line is filed under *aeneus* ("of bronze"); a query that
     reads it as the name still finds that line, and the match is shown as the same form."""

@@ -36,13 +36,7 @@ class BM25(Retriever):
 
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
         self._vocab: dict[str, int] = {}
-        self._fit_bm25s([self._term_ids(d.text) for d in corpus])
-
-    def _term_ids(self, text: str) -> list[int]:
-        """The ids of a line's terms, new terms added to the vocabulary (while indexing)."""
-        return [self._vocab.setdefault(w, len(self._vocab)) for w in self._terms(text)]
-
-    def _fit_bm25s(self, ids: list[list[int]]) -> None:
+        ids = [[self._vocab.setdefault(w, len(self._vocab)) for w in self._terms(d.text)] for d in corpus]
         self._model = bm25s.BM25(k1=self.k1, b=self.b)
         self._model.index(bm25s.tokenization.Tokenized(ids=ids, vocab=self._vocab), show_progress=False)
 

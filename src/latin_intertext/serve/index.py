@@ -10,7 +10,7 @@ import pickle
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import bm25s
 import numpy as np
@@ -35,6 +35,16 @@ def bm25_idf(n_docs: int, df: np.ndarray) -> np.ndarray:
     return np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
+def _told(corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None, every: int = 5000) -> Iterator[CorpusLine]:
+    """The lines of ``corpus``, telling ``progress`` of each ``every`` lines taken, and of the rest at the end."""
+    for i, line in enumerate(corpus):
+        yield line
+        if progress and i % every == every - 1:
+            progress(every)
+    if progress:
+        progress(len(corpus) % every)
+
+
 class SparseLemmaBM25(BM25):
     """bm25s's lemma BM25 (as ``bm25-lemma``), cached on disk and read as a search of all Tesserae-la's 480,000 lines needs.
 
@@ -53,13 +63,11 @@ class SparseLemmaBM25(BM25):
     """
 
     name = SPARSE_RETRIEVER
-    field = "lemma"
 
     def __init__(self, k1: float = 1.2, b: float = 0.75, form_bonus: float = FORM_BONUS):
         super().__init__(k1, b)
         self.form_bonus = form_bonus
         self.names: frozenset[str] = frozenset()
-        self._vocab: dict[str, int] = {}
         self._idf: np.ndarray | None = None
 
     def _terms(self, text: str) -> list[str]:
@@ -67,14 +75,8 @@ class SparseLemmaBM25(BM25):
 
     def _index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> None:
         self.names = latin.name_forms(d.text for d in corpus)
-        ids = []
-        for i, d in enumerate(corpus):
-            ids.append(self._term_ids(d.text))
-            if progress and i % 5000 == 4999:
-                progress(5000)
-        if progress:
-            progress(len(corpus) % 5000)
-        self._fit_bm25s(ids)
+        self._idf = None  # of the corpus indexed before, if any
+        super()._index(_told(corpus, progress))
 
     def index(self, corpus: Sequence[CorpusLine], progress: Callable[[int], None] | None = None) -> "SparseLemmaBM25":
         self.corpus = corpus
