@@ -30,9 +30,10 @@ def test_text_pasted_from_a_pdf_reads_as_typed():
 
 @pytest.mark.parametrize(
     ("form", "expected"),
-    [("virumque", ("virum", "que")), ("populosque", ("populos", "que")), ("arma", ("arma", ""))],
+    [("virumque", ("virum", "que")), ("populosque", ("populos", "que")), ("arma", ("arma", "")), ("tune", ("tu", "ne")), ("ipsene", ("ipse", "ne"))],
 )
 def test_split_enclitic_splits_where_the_base_is_a_word(form, expected):
+    """*Tune ille Aeneas* (Aen. 1.617) asks "are you...": *tu* + -ne, as *ipsene* is *ipse* + -ne."""
     assert latin.split_enclitic(form) == expected
 
 
@@ -341,6 +342,12 @@ def test_known_words_and_short_unknown_forms_keep_their_lemma():
 def test_enclitic_is_split_where_the_lexicon_reads_a_rare_word_or_knows_nothing(form, expected):
     """*animaeque* is not *animaequus*, nor *seque* *sequor*; *Macetumque* is a name plus -que."""
     assert latin.split_enclitic(form) == expected
+
+
+def test_hic_with_deictic_ce_and_question_ne_reads_as_hic():
+    """*hocine*, *hascine* (Ovid, Statius): no lexicon knows them, and the stem guessed for an unknown form (*hocin*)
+    would meet nothing."""
+    assert latin.lemmas("hocine hascine hunccine") == ["hic", "hic", "hic"]
 
 
 def test_unknown_forms_ending_in_ne_or_ve_are_not_split():

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 9
+LEMMATISER_VERSION = 10
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -54,7 +54,7 @@ _NOT_ENCLITIC = frozenset(
     """atque itaque neque namque quoque usque undique utique quisque quaeque quodque quidque
     cuique quemque quamque quoque quique quaque quacumque ubique plerumque uterque utrumque
     utramque utriusque denique absque quicumque quaecumque quodcumque cumque ne bene pene paene
-    sine mane bone pone cane hodie tune ene ue que lene plane fine inane ipsene""".split()
+    sine mane bone pone cane hodie ene ue que lene plane fine inane""".split()
 )
 # Forms a lexicon reads as one rare word (``animaeque`` as *animaequus*, ``seque`` as *sequor*, ``inque`` as
 # *inquam*) that in verse are nearly always a common word plus an enclitic.
@@ -102,7 +102,9 @@ NAME_READINGS = {"circe": "circe", "circes": "circe", "thetidi": "thet"}
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), so each sense gets its own
 # lemma, told by the form's stem (the first-person *uolo* stays with the commoner *uelle*).
 _SENSES = {"uolo": (re.compile(r"^uola"), "uolare")}
-_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | NAME_READINGS
+# *hic* with the deictic -ce and the question's -ne (*hocine*, *hascine*): no lexicon knows them, and -ne leaves no word.
+DEICTIC_QUESTIONS = dict.fromkeys("hicine haecine hocine hacine hancine huncine hunccine hascine hiscine hoscine".split(), "hic")
+_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | NAME_READINGS | DEICTIC_QUESTIONS
 
 
 @dataclass(frozen=True, slots=True)
