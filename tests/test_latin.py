@@ -413,7 +413,8 @@ def test_quorsum_keeps_its_older_vowel():
     assert latin.canonical_lemma("quorsum") == "quorsum" and latin.canonical_lemma("uoluo") == "uoluo"
 
 
-@pytest.mark.parametrize("word, false_reading", [("de", "deus"), ("a", "aio"), ("ut", "utor"), ("tu", "tuus"), ("me", "meio"), ("me", "meus"), ("rem", "remus")])
+@pytest.mark.parametrize("word, false_reading", [("de", "deus"), ("a", "aio"), ("ut", "utor"), ("tu", "tuus"), ("me", "meio"), ("me", "meus"), ("rem", "remus"),
+                                                   ("tum", "tu"), ("sed", "sui"), ("si", "sui"), ("tua", "tuor"), ("at", "aio"), ("tot", "totus")])
 def test_a_function_word_is_not_read_as_a_content_word_it_is_no_form_of(word, false_reading):
     """Whitaker's paradigms allow *de* as a form of *deus* and *tu* of *tuus*: neither is Latin, and each would let a
     function word match a content word (*de* ~ *deorum*, the stop-listed *tu* back in as *tuus*)."""

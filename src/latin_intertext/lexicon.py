@@ -39,10 +39,13 @@ _PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "ist
 # ending of *posse*), which would let the reflexive *se* meet every *est*.
 # So are these, which would let a function word meet a content word: *de* as *deus*, *a* as *aio*, *ut* as *utor*, *tu* as
 # *tuus* (which brings the stop-listed *tu* back in), *me* as *meio* or *meus*, *rem* as *remus*; and the infinitive *ire*
-# as *ira* or *Iris*, which are no forms of theirs.
+# as *ira* or *Iris*, which are no forms of theirs; nor are *tum* of *tu*, *sed* or *si* of *sui*, *tua* or *tuo* of *tuor*, *at*
+# of *aio*, *tot* of *totus*, nor *aut*, *dum*, *ubi*, *an*, *simul*, *super* of the rare words their paradigms also allow.
 _FALSE_PARSES = frozenset(
     {("se", "sum"), ("de", "deus"), ("a", "aio"), ("ut", "utor"), ("tu", "tuus"), ("me", "meio"), ("me", "meus"), ("rem", "remus"),
-     ("ire", "ira"), ("ire", "iris")}
+     ("ire", "ira"), ("ire", "iris"), ("sed", "sui"), ("si", "sui"), ("tum", "tu"), ("tua", "tuor"), ("tuo", "tuor"),
+     ("at", "aio"), ("aut", "autus"), ("dum", "dumus"), ("ubi", "ubius"), ("an", "anus"), ("simul", "simulus"),
+     ("tot", "totus"), ("super", "supo")}
 )
 
 
