@@ -417,7 +417,7 @@ def test_quorsum_keeps_its_older_vowel():
                                                    ("tum", "tu"), ("sed", "sui"), ("si", "sui"), ("tua", "tuor"), ("at", "aio"), ("tot", "totus")])
 def test_a_function_word_is_not_read_as_a_content_word_it_is_no_form_of(word, false_reading):
     """Whitaker's paradigms allow *de* as a form of *deus* and *tu* of *tuus*: neither is Latin, and each would let a
-    function word match a content word (*de* ~ *deorum*, the stop-listed *tu* back in as *tuus*)."""
+    function word match a content word (*de* ~ *deorum*, *tu* ~ *tuis*)."""
     assert false_reading not in latin.lemma_candidates(word) and latin.lemma_candidates(word)
 
 

@@ -221,6 +221,16 @@ def test_tesserae_stoplist_is_the_most_frequent_lemmas(mini_corpus):
     assert retriever.stoplist_ == ["per"]
 
 
+def test_tesserae_stoplist_on_the_real_benchmark_is_the_one_its_docstring_and_the_readme_give(benchmark):
+    """Function words read as no content word (*sed* as *sui*, *tum* as *tu*) no longer push *sui* and *tu* onto it."""
+    from latin_intertext.retrieve import tesserae
+
+    retriever = make_retriever("tesserae").index(benchmark.corpus)
+    documented = "et, qui, quis, sum, in, hic, edo, non, ille, nec"
+    assert ", ".join(retriever.stoplist_) == documented
+    assert documented in " ".join(tesserae.__doc__.split())
+
+
 def test_untied_keeps_the_order_and_makes_every_score_distinct():
     scores = np.array([3.0, 2.0, 2.0, 2.0, np.nextafter(2.0, -np.inf), 2.0 - 1e-9, 1.0])  # equal as 32-bit floats too
     out = untied(scores)

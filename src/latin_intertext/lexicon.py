@@ -38,7 +38,7 @@ _PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "ist
 # (form, lemma) parses Whitaker's paradigms allow but Latin has not: *se* as an infinitive of *sum* (its stem s- with the
 # ending of *posse*), which would let the reflexive *se* meet every *est*.
 # So are these, which would let a function word meet a content word: *de* as *deus*, *a* as *aio*, *ut* as *utor*, *tu* as
-# *tuus* (which brings the stop-listed *tu* back in), *me* as *meio* or *meus*, *rem* as *remus*; and the infinitive *ire*
+# *tuus*, *me* as *meio* or *meus*, *rem* as *remus*; and the infinitive *ire*
 # as *ira* or *Iris*, which are no forms of theirs; nor are *tum* of *tu*, *sed* or *si* of *sui*, *tua* or *tuo* of *tuor*, *at*
 # of *aio*, *tot* of *totus*, nor *aut*, *dum*, *ubi*, *an*, *simul*, *super* of the rare words their paradigms also allow.
 _FALSE_PARSES = frozenset(

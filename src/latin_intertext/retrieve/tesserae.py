@@ -38,8 +38,8 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
   whole); v3 also offers phrases of ordinary verse, which this project does not.
 - Stop list: the 10 most frequent lemmas of the searched corpus (v3: of its whole
   Latin corpus), counting every candidate lemma of each token. On the benchmark it is
-  et, qui, quis, sum, in, hic, sui, edo, tu, non (``edo`` and ``sui`` ride on the
-  ambiguous ``est`` and ``sibi``, as v3's stem counts do).
+  et, qui, quis, sum, in, hic, edo, non, ille, nec (``edo`` rides on the ambiguous ``est``, as v3's stem
+  counts do).
 - Tokens are latin.py's words with enclitics split off (v3 keeps -que on the form).
 - Ties between equally rare matched tokens (for the distance) go to the leftmost word, as in
   ``read_table.pl``, which sorts the tokens by position before it sorts them by frequency.
