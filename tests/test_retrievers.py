@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import math
 
+from pathlib import Path
 import numpy as np
 import pytest
 
@@ -229,6 +230,8 @@ def test_tesserae_stoplist_on_the_real_benchmark_is_the_one_its_docstring_and_th
     documented = "et, qui, quis, sum, in, hic, edo, non, ille, nec"
     assert ", ".join(retriever.stoplist_) == documented
     assert documented in " ".join(tesserae.__doc__.split())
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert f"*{documented}*" in readme  # the evidence ranker's stop list, the same ten lemmas
 
 
 def test_untied_keeps_the_order_and_makes_every_score_distinct():
