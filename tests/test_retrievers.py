@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import csv
 import math
-
 from pathlib import Path
+
 import numpy as np
 import pytest
 
