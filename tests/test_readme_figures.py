@@ -79,3 +79,37 @@ def test_the_readme_counts_the_lemmatiser_s_corrections_as_the_table_holds_them(
     from latin_intertext import latin
 
     assert f"and {len(latin.SIMPLEMMA_ERRORS)} frequent forms whose simplemma lemma is none of their readings" in _prose()
+
+
+def _search_model_home(trained_model, monkeypatch) -> None:
+    """Search with the model `train-ranker` writes (the fixture trains it the same way)."""
+    monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(trained_model.parents[1]))
+
+
+def test_the_readme_s_example_of_letter_case_quotes_where_the_search_model_ranks_lucan_6_400(benchmark, trained_model, monkeypatch):
+    from latin_intertext.serve.searcher import Searcher
+
+    _search_model_home(trained_model, monkeypatch)
+    searcher = Searcher.from_benchmark(benchmark, retriever="best")
+    passage = "Prima deum magnis canimus freta pervia natis"
+    ranks = [next((i for i, hit in enumerate(searcher.search(text, k=100), 1) if hit.id == "lucan-6-400"), None) for text in (passage, passage.lower())]
+    assert ranks[0] is not None and ranks[0] <= 20, "the example should show the parallel in the top 20 it asks for"
+    in_small_letters = f"at rank {ranks[1]}" if ranks[1] else "not even in the top 100"
+    assert f"puts VF 1.1's cited parallel Lucan 6.400 at rank {ranks[0]}, and the same passage in small letters {in_small_letters}" in _prose()
+
+
+def test_the_readme_s_scores_of_one_verbatim_line_in_two_corpora_are_the_search_model_s(sources_dir, trained_model, monkeypatch, tmp_path):
+    from latin_intertext.serve.searcher import Searcher
+
+    _search_model_home(trained_model, monkeypatch)
+    catullus = sources_dir / "tesserae-la" / "catullus.carmina.tess"
+    five = tmp_path / "catullus.five.tess"
+    five.write_text("".join(catullus.read_text(encoding="utf-8").splitlines(keepends=True)[:5]), encoding="utf-8")
+    scores = []
+    for path in (catullus, five):
+        searcher = Searcher.from_tess(path, retriever="best")
+        best = searcher.search("Cui dono lepidum novum libellum", k=1)[0]
+        assert best.id.endswith("-1-1")
+        scores.append((len(searcher.corpus), best.score))
+    (lines, whole), (_, first_five) = scores
+    assert f"*Cui dono lepidum novum libellum* scores {whole:.2f} among Catullus' {lines:,} lines and {first_five:.2f} in a file of his first five" in _prose()
