@@ -79,6 +79,7 @@ def test_the_readme_counts_the_lemmatiser_s_corrections_as_the_table_holds_them(
     from latin_intertext import latin
 
     assert f"and {len(latin.SIMPLEMMA_ERRORS)} frequent forms whose simplemma lemma is none of their readings" in _prose()
+    assert f"as do {len(latin.VERSE_READINGS)} forms whose simplemma lemma is a reading verse hardly means" in _prose()
 
 
 def _search_model_home(trained_model, monkeypatch) -> None:

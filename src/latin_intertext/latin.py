@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 11
+LEMMATISER_VERSION = 12
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -88,12 +88,18 @@ SIMPLEMMA_ERRORS = {
     "quoque": "quoque", "oris": "ora", "tergo": "tergum", "uiris": "uir", "iusta": "iustus", "nouis": "nouus",
     "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
-    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco",
+    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "uolnera": "uulnus", "ueterum": "uetus",
 }
-# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey").
+# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
+# a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
 VERSE_READINGS = {
     "cano": "cano", "uincit": "uinco", "uincis": "uinco", "uincimus": "uinco", "uincitur": "uinco", "uulnera": "uulnus",
-    "humor": "umor",
+    "humor": "umor", "aequor": "aequor", "uires": "uis", "uoces": "uox", "uocem": "uox", "arces": "arx", "arce": "arx",
+    "arcis": "arx", "sede": "sedes", "uita": "uita", "cura": "cura", "loca": "locus", "fronde": "frons", "frondes": "frons",
+    "lucis": "lux", "carina": "carina", "murmura": "murmur", "pugna": "pugna", "pugnas": "pugna", "ales": "ales",
+    "alite": "ales", "alitis": "ales", "uera": "uerus", "ueri": "uerus", "bellis": "bellum", "robora": "robur",
+    "uela": "uelum", "uelo": "uelum", "nata": "natus", "natae": "natus", "leges": "lex", "regis": "rex", "ibi": "ibi",
+    "satis": "satis", "is": "is",
 }
 # Greek names' forms that simplemma files under a Latin word: *Circe* as *circus*, *Circes* as *circo*, and Thetis's
 # dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a candidate).
