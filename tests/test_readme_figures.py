@@ -57,6 +57,7 @@ def _expected() -> list[str]:
         "Recall@100: " + ", ".join(f"{row['recall_at_100']:.3f}" for row in curve) + ",",
         f"span-group p {prior['vs_full']['p_randomization_span_groups']:.4f})",
         "the span-group interval of the nDCG@10 margin is [{:+.3f}, {:+.3f}]".format(*report["paired_tests"][0]["ci95_span_groups"]),
+        f"printing {board['dense']['ndcg_at_10']:.4f} and {board['bm25-lemma']['ndcg_at_10']:.4f}):",  # the MTEB example
     ]
 
 
