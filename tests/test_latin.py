@@ -409,6 +409,12 @@ def test_an_older_spelling_meets_the_later_one(older, later):
     assert latin.lemma_candidates(older) & latin.lemma_candidates(later)
 
 
+def test_a_correction_keyed_by_the_later_spelling_serves_the_older_one():
+    """*volnera* takes the correction of *vulnera* (simplemma reads it as the verb *uolnero*)."""
+    assert "uulnera" in latin.VERSE_READINGS and "uolnera" not in latin._LEMMA_OVERRIDES
+    assert latin.lemmatize("volnera") == latin.lemmatize("vulnera") == "uulnus"
+
+
 def test_quorsum_keeps_its_older_vowel():
     assert latin.canonical_lemma("quorsum") == "quorsum" and latin.canonical_lemma("uoluo") == "uoluo"
 

@@ -88,7 +88,7 @@ SIMPLEMMA_ERRORS = {
     "quoque": "quoque", "oris": "ora", "tergo": "tergum", "uiris": "uir", "iusta": "iustus", "nouis": "nouus",
     "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
-    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "uolnera": "uulnus", "ueterum": "uetus",
+    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "ueterum": "uetus",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
 # a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
@@ -412,7 +412,9 @@ def _known_exact(form: str) -> bool:
 @lru_cache(maxsize=WORD_CACHE)
 def lemmatize(form: str) -> str:
     """The folded lemma of one lower-case word form (without enclitic); unknown words get :func:`guess_stem`."""
-    if (corrected := _LEMMA_OVERRIDES.get(fold(form))) is not None:
+    folded = fold(form)
+    # the tables are keyed by the later spelling, and serve the older one too (*uolnera* as *uulnera*)
+    if (corrected := _LEMMA_OVERRIDES.get(folded) or _LEMMA_OVERRIDES.get(_later_vowels(folded))) is not None:
         return corrected
     for candidate in (form, *_greek_nominatives(form)):
         if (lemma := _simplemma_lemma(candidate)) is not None:
@@ -504,10 +506,15 @@ def sense(folded: str, lemma: str) -> str:
 
 def canonical_lemma(lemma: str) -> str:
     """One spelling per folded lemma: prefixes assimilated (*inmensus* is *immensus*) and known variants merged."""
-    lemma = _ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma, count=1)
-    for older, later in _OLDER_VOWELS:
-        lemma = older.sub(later, lemma)
+    lemma = _later_vowels(_ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma, count=1))
     return _LEMMA_VARIANTS.get(lemma, lemma)
+
+
+def _later_vowels(folded: str) -> str:
+    """The later vowel after consonantal u (*uolnus*, *uortex*: *uulnus*, *uertex*)."""
+    for older, later in _OLDER_VOWELS:
+        folded = older.sub(later, folded)
+    return folded
 
 
 def older_spellings(folded: str) -> list[str]:
