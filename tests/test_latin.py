@@ -141,6 +141,19 @@ def test_a_headword_is_its_own_lemma_not_the_word_derived_from_it(positive, othe
     assert latin.lemmatize("uictrix") == "uictrix"
 
 
+@pytest.mark.parametrize(
+    "forms, lemma",
+    [(("magnus", "maior", "maiores", "maiora", "maximus", "maxima"), "magnus"), (("superus", "suprema", "supremo", "supremum", "summus"), "superus"),
+     (("multus", "plurimus", "plurima", "plura"), "multus"), (("malus", "peior", "pessimus"), "malus"), (("bonus", "melior", "meliora", "optimus"), "bonus"),
+     (("paruus", "minor", "minores", "minimus"), "paruus"), (("hiems", "hiemem", "hiemes"), "hiems")],
+)
+def test_irregular_comparatives_and_superlatives_meet_their_positive_in_every_form(forms, lemma):
+    """simplemma files some of their forms under the positive and others under headwords of their own (*suprema*:
+    *superus*, *supremo*: *supremus*; *maior*: *magnus*, *maiores*: *maior*), so one word met itself only in some forms."""
+    assert {form: latin.lemmatize(form) for form in forms} == dict.fromkeys(forms, lemma)
+    assert all(lemma in latin.lemma_candidates(form) for form in forms)
+
+
 def _simplemma_and_words(form: str) -> tuple[str, set[str]]:
     import simplemma
 

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 12
+LEMMATISER_VERSION = 13
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -70,13 +70,15 @@ _ASSIMILATIONS = (
 )
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
-# Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*) and
-# superlatives that simplemma files under one headword but their older spelling under another (*maximus*: *magnus*).
+# Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*),
+# and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms
+# and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
     "lacruma": "lacrima", "lacrumo": "lacrimo", "lacrumosus": "lacrimosus", "maximus": "magnus", "maxumus": "magnus",
     "optimus": "bonus", "optumus": "bonus", "relliquiae": "reliquia", "reliquiae": "reliquia", "lubido": "libido",
-    "hau": "haud", "humor": "umor",
+    "hau": "haud", "humor": "umor", "hiem(p)s": "hiems", "hiemps": "hiems", "supremus": "superus", "plurimus": "multus",
+    "maior": "magnus", "melior": "bonus", "peior": "malus",
 }
 # The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
 # modernise: a lemma is keyed by the later spelling (*uulnus*, *uertex*), so that both editions meet.
@@ -89,6 +91,8 @@ SIMPLEMMA_ERRORS = {
     "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
     "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "ueterum": "uetus",
+    "forent": "sum", "penna": "penna", "tumido": "tumidus", "stirpem": "stirps", "austrum": "auster", "itur": "eo",
+    "minimus": "paruus",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
 # a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
@@ -99,7 +103,12 @@ VERSE_READINGS = {
     "lucis": "lux", "carina": "carina", "murmura": "murmur", "pugna": "pugna", "pugnas": "pugna", "ales": "ales",
     "alite": "ales", "alitis": "ales", "uera": "uerus", "ueri": "uerus", "bellis": "bellum", "robora": "robur",
     "uela": "uelum", "uelo": "uelum", "nata": "natus", "natae": "natus", "leges": "lex", "regis": "rex", "ibi": "ibi",
-    "satis": "satis", "is": "is",
+    "satis": "satis", "is": "is", "telo": "telum", "sui": "suus", "uenere": "uenio", "dedere": "do", "laterum": "latus",
+    "uerus": "uerus", "ferimur": "fero", "forem": "sum", "heroum": "heros", "senum": "senex", "aruum": "aruum",
+    "tuto": "tutus", "sidere": "sidus", "foedere": "foedus", "sacras": "sacer", "geminas": "geminus", "gemina": "geminus",
+    "trunca": "truncus", "antiquas": "antiquus", "antiquo": "antiquus", "equitem": "eques", "deseruit": "desero",
+    "seram": "serus", "serae": "serus", "uenias": "uenio", "regi": "rex", "minores": "paruus", "minora": "paruus",
+    "patria": "patria",
 }
 # Greek names' forms that simplemma files under a Latin word: *Circe* as *circus*, *Circes* as *circo*, and Thetis's
 # dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a candidate).
