@@ -70,15 +70,17 @@ _ASSIMILATIONS = (
 )
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
-# Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*),
+# Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*,
+# *arena*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*),
 # and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms
 # and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
     "lacruma": "lacrima", "lacrumo": "lacrimo", "lacrumosus": "lacrimosus", "maximus": "magnus", "maxumus": "magnus",
     "optimus": "bonus", "optumus": "bonus", "relliquiae": "reliquia", "reliquiae": "reliquia", "lubido": "libido",
-    "hau": "haud", "humor": "umor", "hiem(p)s": "hiems", "hiemps": "hiems", "supremus": "superus", "plurimus": "multus",
-    "maior": "magnus", "melior": "bonus", "peior": "malus",
+    "hau": "haud", "humor": "umor", "hiemps": "hiems", "arena": "harena", "supremus": "superus", "plurimus": "multus",
+    "maior": "magnus", "melior": "bonus", "peior": "malus", "tartara": "tartarus", "tartarum": "tartarus",
+    "siculi": "siculus", "furiae": "furia",
 }
 # The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
 # modernise: a lemma is keyed by the later spelling (*uulnus*, *uertex*), so that both editions meet.
@@ -110,9 +112,13 @@ VERSE_READINGS = {
     "seram": "serus", "serae": "serus", "uenias": "uenio", "regi": "rex", "minores": "paruus", "minora": "paruus",
     "patria": "patria",
 }
-# Greek names' forms that simplemma files under a Latin word: *Circe* as *circus*, *Circes* as *circo*, and Thetis's
-# dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a candidate).
-NAME_READINGS = {"circe": "circe", "circes": "circe", "thetidi": "thet"}
+# Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
+# Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
+# candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*.
+NAME_READINGS = {
+    "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
+    "furias": "furia", "furiis": "furia",
+}
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two verbs: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), so each sense gets its own
 # lemma, told by the form's stem (the first-person *uolo* stays with the commoner *uelle*).
@@ -513,9 +519,14 @@ def sense(folded: str, lemma: str) -> str:
     return lemma
 
 
+# simplemma writes a few headwords with a letter some editions leave out in brackets (*(h)arena*, *ex(s)urgo*,
+# *hiem(p)s*) or with an abbreviation's stop (*iter.*): the letters are kept, the marks dropped.
+_HEADWORD_MARKS = str.maketrans("", "", "().")
+
+
 def canonical_lemma(lemma: str) -> str:
     """One spelling per folded lemma: prefixes assimilated (*inmensus* is *immensus*) and known variants merged."""
-    lemma = _later_vowels(_ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma, count=1))
+    lemma = _later_vowels(_ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma.translate(_HEADWORD_MARKS), count=1))
     return _LEMMA_VARIANTS.get(lemma, lemma)
 
 
@@ -564,8 +575,11 @@ def name_lemma(base: str) -> str | None:
     *Venus*, *marte*: *Mars*), else None.
 
     simplemma keys names by their capitalised spelling, and its lower-case readings of their forms are other words
-    (*aeneus* "of bronze", *uenio*, *martes* "marten").
+    (*aeneus* "of bronze", *uenio*, *martes* "marten"); and some of its name readings are other names (*Catoni*:
+    *Catonius*, *Furias*: *Furius*), which :data:`NAME_READINGS` mends here too.
     """
+    if (reading := NAME_READINGS.get(fold(base))) is not None:
+        return reading
     for spelling in spellings(base):
         titled = spelling[:1].upper() + spelling[1:]
         if simplemma.is_known(titled, lang="la"):
