@@ -154,6 +154,18 @@ def test_irregular_comparatives_and_superlatives_meet_their_positive_in_every_fo
     assert all(lemma in latin.lemma_candidates(form) for form in forms)
 
 
+@pytest.mark.parametrize(
+    "forms, lemma",
+    [(("harena", "harenae", "arena", "arenas"), "harena"), (("exsurgens", "exsurgit"), "exurgo"), (("itur", "eunt"), "eo"),
+     (("tartara", "tartarus"), "tartarus"), (("siculi", "siculis", "siculo"), "siculus"), (("furiae", "furiis", "furia"), "furia")],
+)
+def test_one_lemma_whatever_headword_simplemma_files_the_form_under(forms, lemma):
+    """simplemma writes some headwords with bracketed letters or a stop (*(h)arena*, *ex(s)urgo*, *iter.*) and files some
+    plurals under a headword of their own (*Tartara*, *Siculi*), so the same word had two or three lemmas."""
+    assert {form: latin.lemmatize(form) for form in forms} == dict.fromkeys(forms, lemma)
+    assert not any(mark in latin.canonical_lemma(c) for form in forms for c in latin.lemma_candidates(form) for mark in "().")
+
+
 def _simplemma_and_words(form: str) -> tuple[str, set[str]]:
     import simplemma
 
