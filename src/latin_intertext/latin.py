@@ -110,7 +110,7 @@ VERSE_READINGS = {
     "tuto": "tutus", "sidere": "sidus", "foedere": "foedus", "sacras": "sacer", "geminas": "geminus", "gemina": "geminus",
     "trunca": "truncus", "antiquas": "antiquus", "antiquo": "antiquus", "equitem": "eques", "deseruit": "desero",
     "seram": "serus", "serae": "serus", "uenias": "uenio", "regi": "rex", "minores": "paruus", "minora": "paruus",
-    "patria": "patria",
+    "patria": "patria", "nudo": "nudus", "leni": "lenis", "exta": "extum",
 }
 # Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
 # Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
