@@ -88,6 +88,20 @@ def test_search_shows_highlighted_parallels(server_url, page):
     assert page.locator("table.context tr").count() > 5
 
 
+def test_the_author_list_shows_every_author_and_choosing_two_keeps_only_theirs(server_url, page):
+    page.goto(server_url + "/")
+    authors = page.locator("#author")
+    assert authors.locator("option").count() == 4 and authors.evaluate("el => el.size") == 4  # all in view, no "0 selected" box
+    assert "none chosen: all" in page.inner_text("label:has(#author)")
+    page.fill("#q", "Ordior arma, quibus caelo se gloria tollit Aeneadum")
+    authors.select_option(["lucan", "statius"])
+    page.click("button[type=submit] >> text=Find parallels")
+    page.wait_for_selector("#results-title")
+    cited = page.locator("li.hit .docid").all_text_contents()
+    assert len(cited) == 10 and {c.split("-")[0] for c in cited} <= {"lucan", "statius"}
+    assert page.locator("#author option:checked").all_text_contents() == ["Lucan", "Statius"]  # the choice is kept
+
+
 def test_long_paste_is_refused_with_a_message(server_url, page):
     page.goto(server_url + "/")
     page.fill("#q", "arma virumque cano " * 5000)  # ~100 kB
