@@ -144,14 +144,15 @@ def test_a_headword_is_its_own_lemma_not_the_word_derived_from_it(positive, othe
 @pytest.mark.parametrize(
     "forms, lemma",
     [(("magnus", "maior", "maiores", "maiora", "maximus", "maxima"), "magnus"), (("superus", "suprema", "supremo", "supremum", "summus"), "superus"),
-     (("multus", "plurimus", "plurima", "plura"), "multus"), (("malus", "peior", "pessimus"), "malus"), (("bonus", "melior", "meliora", "optimus"), "bonus"),
-     (("paruus", "minor", "minores", "minimus"), "paruus"), (("hiems", "hiemem", "hiemes"), "hiems")],
+     (("multus", "plurimus", "plurima", "plura"), "multus"), (("malus", "peior", "peiora", "pessimus", "pessima"), "malus"), (("bonus", "melior", "meliora", "optimus"), "bonus"),
+     (("paruus", "minor", "minores", "minorem", "minoribus", "minus", "minimus", "minima", "minimum", "minimae"), "paruus"), (("hiems", "hiemem", "hiemes"), "hiems")],
 )
 def test_irregular_comparatives_and_superlatives_meet_their_positive(forms, lemma):
     """simplemma files some of their forms under the positive and others under headwords of their own (*suprema*:
     *superus*, *supremo*: *supremus*; *maior*: *magnus*, *maiores*: *maior*), so one word met itself only in some forms."""
     assert {form: latin.lemmatize(form) for form in forms} == dict.fromkeys(forms, lemma)
     assert all(lemma in latin.lemma_candidates(form) for form in forms)
+    assert latin.lemmatize("minatur") == latin.lemmatize("minantur") != "paruus"  # *minor* "threaten" keeps its own lemma
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 13
+LEMMATISER_VERSION = 14
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -80,7 +80,7 @@ _LEMMA_VARIANTS = {
     "optimus": "bonus", "optumus": "bonus", "relliquiae": "reliquia", "reliquiae": "reliquia", "lubido": "libido",
     "hau": "haud", "humor": "umor", "hiemps": "hiems", "arena": "harena", "supremus": "superus", "plurimus": "multus",
     "maior": "magnus", "melior": "bonus", "peior": "malus", "tartara": "tartarus", "tartarum": "tartarus",
-    "siculi": "siculus", "furiae": "furia",
+    "siculi": "siculus", "furiae": "furia", "minimus": "paruus", "pessimus": "malus",
 }
 # The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
 # modernise: a lemma is keyed by the later spelling (*uulnus*, *uertex*), so that both editions meet.
@@ -94,7 +94,7 @@ SIMPLEMMA_ERRORS = {
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
     "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "ueterum": "uetus",
     "forent": "sum", "penna": "penna", "tumido": "tumidus", "stirpem": "stirps", "austrum": "auster", "itur": "eo",
-    "minimus": "paruus",
+    "minimus": "paruus", "minimae": "paruus", "minus": "paruus", "peiora": "malus",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
 # a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
@@ -111,6 +111,8 @@ VERSE_READINGS = {
     "trunca": "truncus", "antiquas": "antiquus", "antiquo": "antiquus", "equitem": "eques", "deseruit": "desero",
     "seram": "serus", "serae": "serus", "uenias": "uenio", "regi": "rex", "minores": "paruus", "minora": "paruus",
     "patria": "patria", "nudo": "nudus", "leni": "lenis", "exta": "extum",
+    "cuncto": "cunctus", "fidas": "fidus", "arto": "artus", "ferimus": "fero",
+    "minore": "paruus", "minorem": "paruus", "minori": "paruus", "minoribus": "paruus", "minoris": "paruus",
 }
 # Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
 # Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
