@@ -110,7 +110,7 @@ def fake_ranker_report(monkeypatch):
     monkeypatch.setattr(ranker_report, "variants", lambda: [])
     monkeypatch.setattr(ranker_report, "registered_baselines", lambda: [])
     canned = dataclasses.replace(_report(ranker_report), run={"q": {"d": 1.0}})
-    monkeypatch.setattr(ranker_report, "build_ranker_report", lambda bench, cv, on_step: calls.append(cv) or canned)
+    monkeypatch.setattr(ranker_report, "build_ranker_report", lambda bench, cv, on_step, nested_grid: calls.append((cv, len(nested_grid))) or canned)
     monkeypatch.setattr(ranker_report, "to_markdown", lambda result: "| report |\n")
     monkeypatch.setattr(ranker_report, "plot", lambda result, path: Path(path).write_bytes(b"png"))
     return calls
@@ -123,6 +123,13 @@ def test_ranker_report_makes_missing_folders_and_writes_every_output(fake_ranker
     written = json.loads(js.read_text())
     assert "run" not in written and written["ci95"]["map"] == [0.4, 0.6] and written["n_span_groups"] == 44  # the run goes to its own file
     assert run.read_text().split() == ["q", "Q0", "d", "1", "1.0", "evidence-ranker-cv"]
+
+
+def test_ranker_report_runs_the_nested_cross_validation_unless_told_not_to(fake_ranker_report):
+    from latin_intertext.evaluate.nested import settings_grid
+
+    assert main(["ranker-report", "--cv", "3"]) == 0 and main(["ranker-report", "--no-nested"]) == 0
+    assert fake_ranker_report == [(3, len(settings_grid())), (5, 0)]
 
 
 def test_ranker_report_names_the_queries_its_saved_run_cannot_list(fake_ranker_report, tmp_path, capsys):

@@ -639,6 +639,53 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
         ablation.Variant("more candidates", settings=(("n_candidates", 600),))
 
 
+def test_nested_cross_validation_chooses_each_fold_s_settings_on_its_own_training_queries(corpus, monkeypatch):
+    """Every fit of an outer fold, inner or final, sees only that fold's training queries; the inner folds split them
+    into whole span groups; the final fit uses the setting with the best inner nDCG@10 (here, by a stand-in score, the
+    one with fewer trees) on all of them; and the ranker is left with the shipped settings."""
+    from types import SimpleNamespace
+
+    from latin_intertext.evaluate import ablation, nested
+
+    bench = spaced_bench(corpus)
+    folds = grouped_folds(bench.queries, 2)
+    ranker = EvidenceRanker(background=None).index(corpus)
+    grid = (ablation.Variant("as shipped"), ablation.Variant("7 trees", settings=(("n_estimators", 7),)))
+    fitted, fit = [], EvidenceRanker.fit
+    monkeypatch.setattr(EvidenceRanker, "fit", lambda self, train: fitted.append((self.n_estimators, {q.id for q in train.queries})) or fit(self, train))
+    monkeypatch.setattr(nested, "evaluate_run", lambda run, qrels: SimpleNamespace(means={"ndcg_at_10": -ranker.n_estimators}))
+    result = nested.nested_cross_validation(ranker, bench, folds, grid, inner_folds=2)
+    per_fold = len(grid) * 2 + 1
+    assert len(fitted) == per_fold * len(folds)
+    for f, fold in enumerate(folds):
+        outer_train = set(training_ids(bench, fold))
+        fits = fitted[f * per_fold : (f + 1) * per_fold]
+        inner = [train for _, train in fits[:-1]]
+        assert all(train < outer_train for train in inner) and fits[-1] == (7, outer_train)
+        assert [trees for trees, _ in fits[:-1]] == [150, 150, 7, 7]
+        assert inner[0] | inner[1] == outer_train and not inner[0] & inner[1]  # two inner folds: each trains on the other
+    assert [c.chosen for c in result.choices] == ["7 trees", "7 trees"] and result.choices[0].inner == {"as shipped": -150, "7 trees": -7}
+    assert set(result.run) == {q.id for q in bench.queries} and ranker.n_estimators == 150
+    monkeypatch.setattr(nested, "evaluate_run", lambda run, qrels: SimpleNamespace(means={"ndcg_at_10": 0.5}))
+    assert [c.chosen for c in nested.nested_cross_validation(ranker, bench, folds, grid, inner_folds=2).choices] == ["as shipped"] * 2  # ties: the first
+
+
+def test_ranker_report_adds_the_nested_run_as_a_tested_row_and_tabulates_the_choices(corpus, monkeypatch):
+    from latin_intertext.evaluate import ablation, ranker_report
+
+    monkeypatch.setattr(ranker_report, "variants", lambda: [ablation.Variant("full model (no author prior)")])
+    grid = (ablation.Variant("as shipped"), ablation.Variant("7 trees", settings=(("n_estimators", 7),)))
+    report = ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("bm25",), learning_fractions=(), nested_grid=grid)
+    row = report.ablation[-1]
+    assert row["variant"] == ranker_report.NESTED_LABEL and "vs_full" in row
+    assert report.nested["metrics"] == {m: row[m] for m in ablation.REPORTED} and report.nested["grid"] == ["as shipped", "7 trees"]
+    assert [t["metric"] for t in report.nested["paired_tests"]] == list(ablation.REPORTED)
+    markdown = ranker_report.to_markdown(report)
+    assert "| setting | fold 0 | fold 1 |" in markdown and "| 7 trees | " in markdown and markdown.count("**") == 2 * 2  # one choice per fold
+    assert f"against `bm25`, {report.nested['paired_tests'][0]['diff']:+.4f} nDCG@10" in markdown
+    assert not ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("bm25",), learning_fractions=()).nested
+
+
 def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus, monkeypatch, tmp_path):
     """Each point fits every fold's model on whole span groups of the other folds only; the last point is the full
     model's own figures; the markdown tabulates the curve and the chart draws it."""

@@ -46,9 +46,11 @@ def ranker_report(
     out: Annotated[Optional[Path], typer.Option(help="Write the markdown report here (and a chart of it beside it as .png).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the figures as JSON here.")] = None,
     save_run: Annotated[Optional[Path], typer.Option("--save-run", help="Write the out-of-fold run (TREC format).")] = None,
+    nested: Annotated[bool, typer.Option("--nested/--no-nested", help="Also choose the LightGBM settings by nested cross-validation, fold by fold (about 20 minutes more).")] = True,
 ) -> None:
-    """Cross-validated figures, author prior on/off, feature ablation, a learning curve and the paired test against the best baseline."""
+    """Cross-validated figures, author prior on/off, feature ablation, nested cross-validation of the settings, a learning curve and the paired test against the best baseline."""
     from latin_intertext.benchmark import load_benchmark
+    from latin_intertext.evaluate.nested import settings_grid
     from latin_intertext.evaluate.ranker_report import build_ranker_report as report, plot, registered_baselines, to_markdown, variants
     from latin_intertext.evaluate.runs import write_trec_run
 
@@ -59,10 +61,11 @@ def ranker_report(
     check_outputs(out, png, json_out, save_run, inputs=[dataset])
     bench = load_benchmark(dataset)
 
-    steps = 2 + len(variants()) + len(registered_baselines())  # the index, each variant, the learning curve, each baseline
+    grid = settings_grid() if nested else ()
+    steps = 2 + len(variants()) + len(registered_baselines()) + len(grid) * cv  # the index, each variant, the learning curve, each baseline, each fold's settings
     with Progress(console=err) as bar:
         task = bar.add_task("cross-validating the evidence ranker", total=steps)
-        result = report(bench, cv, on_step=lambda label: bar.update(task, advance=1, description=label))
+        result = report(bench, cv, on_step=lambda label: bar.update(task, advance=1, description=label), nested_grid=grid)
     markdown = to_markdown(result)
     print(markdown)
     write_and_say(

@@ -17,6 +17,7 @@ from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_i
 from latin_intertext.evaluate.execute import run_retriever
 from latin_intertext.evaluate.lexical_evidence import candidate_recall, found_depth, gold_by_evidence, lexical_ceiling
 from latin_intertext.evaluate.metrics import evaluate_run
+from latin_intertext.evaluate.nested import nested_cross_validation
 from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
@@ -45,6 +46,7 @@ class RankerReport:
     best_baseline: str
     paired_tests: list[dict]  # the full model against the best baseline, per metric
     skipped: list[dict] = field(default_factory=list)  # variants and baselines that could not run here, and why
+    nested: dict = field(default_factory=dict)  # the settings chosen by nested cross-validation, if run: choices, figures, tests
     run: Run = field(default_factory=dict)  # the full model's out-of-fold run (written as a TREC file, not as JSON)
 
     def to_json(self) -> dict:
@@ -53,11 +55,13 @@ class RankerReport:
 
 def build_ranker_report(
     bench: Benchmark, n_folds: int = 5, baselines: tuple[str, ...] | None = None, on_step: Callable[[str], None] | None = None,
-    learning_fractions: tuple[float, ...] = LEARNING_FRACTIONS,
+    learning_fractions: tuple[float, ...] = LEARNING_FRACTIONS, nested_grid: tuple[Variant, ...] = (),
 ) -> "RankerReport":
     """``baselines``: default every registered baseline; one that cannot run here (no word vectors, no dense
     extra) is skipped and listed with the reason, as is a variant that needs what is missing.
-    ``learning_fractions``: the shares of the training queries the learning curve fits on (none: no curve)."""
+    ``learning_fractions``: the shares of the training queries the learning curve fits on (none: no curve).
+    ``nested_grid``: the settings a nested cross-validation chooses among, fold by fold (none: not run); its run
+    is a row of the variants table, and is tested against the best baseline too."""
     step = on_step or (lambda _s: None)
     folds = grouped_folds(bench.queries, n_folds)
     plain = EvidenceRanker().index(bench.corpus)
@@ -84,6 +88,10 @@ def build_ranker_report(
     full_ranker = specs[0].configure(rankers[specs[0].index_options])
     curve = learning_curve(full_ranker, bench, folds, main_eval.means, learning_fractions) if learning_fractions else []
     step("learning curve")
+    if nested_grid:
+        nested = nested_cross_validation(full_ranker, bench, folds, nested_grid, on_setting=step)
+        evaluations[NESTED_LABEL] = nested_eval = evaluate_run(nested.run, bench.qrels)
+        rows.append({"variant": NESTED_LABEL, **{m: nested_eval.means[m] for m in REPORTED}})
     clusters = span_group_ids(bench.queries, list(main_eval.query_ids))
     for row in rows[1:]:  # each variant against the full model, query by query (and span group by span group)
         [test] = compare_evaluations(evaluations[row["variant"]], main_eval, clusters, (PAIRED,))
@@ -106,6 +114,14 @@ def build_ranker_report(
         raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
     best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
     tests = compare_evaluations(main_eval, baseline_scores[best], clusters, REPORTED)
+    if nested_grid:
+        nested_json = {
+            "inner_folds": nested.inner_folds, "grid": [s.label for s in nested_grid],
+            "choices": [{"fold": c.fold, "chosen": c.chosen, "inner": c.inner} for c in nested.choices],
+            "metrics": {m: nested_eval.means[m] for m in REPORTED},
+            "ci95": {m: bootstrap_ci(nested_eval.per_query[m])[0].as_list() for m in REPORTED},
+            "paired_tests": [test_json(t) for t in compare_evaluations(nested_eval, baseline_scores[best], clusters, REPORTED)],
+        }
     pooled, per_query = candidate_recall(plain, bench)
     return RankerReport(
         folds=[f.describe() for f in folds],
@@ -123,8 +139,12 @@ def build_ranker_report(
         best_baseline=best,
         paired_tests=[test_json(t) for t in tests],
         skipped=skipped,
+        nested=nested_json if nested_grid else {},
         run=main,
     )
+
+
+NESTED_LABEL = "settings chosen by nested cross-validation (below)"
 
 
 def registered_baselines() -> list[str]:
@@ -176,6 +196,8 @@ def to_markdown(report: RankerReport) -> str:
         lines += ["", f"Holm p: the paired p corrected for the {tested} rows tested against the first (Holm-Bonferroni), "
                   f"so the rows whose Holm p is below 0.05 differ from it at 5% with all {tested} tests taken together. "
                   "Span-group p: the randomization test with one sign per span group, uncorrected."]
+    if report.nested:
+        lines += _nested_markdown(report.nested, report.best_baseline)
     if report.learning_curve:
         targets = ", ".join(f"{row['fraction']:.0%}" for row in report.learning_curve[:-1])
         lines += ["", "Learning curve: each fold's model fitted on a share of the training folds' queries (whole span groups, "
@@ -194,6 +216,25 @@ def to_markdown(report: RankerReport) -> str:
     if report.skipped:
         lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report.skipped) + "."]
     return "\n".join(lines) + "\n"
+
+
+def _nested_markdown(nested: dict, baseline: str) -> list[str]:
+    """The settings each outer fold chose by its inner folds, and what the run so built scores against the best baseline."""
+    m, ci = nested["metrics"], nested["ci95"]
+    ndcg = next(t for t in nested["paired_tests"] if t["metric"] == "ndcg_at_10")
+    lines = ["", f"Nested cross-validation of the settings (the row \"{NESTED_LABEL}\" above): each outer fold chose among the "
+             f"{len(nested['grid'])} settings below the one with the best nDCG@10 under {nested['inner_folds']} grouped folds of its own "
+             "training queries, fitted it on all of them and searched its test queries, so no choice saw the queries it is scored on. "
+             f"nDCG@10 {m['ndcg_at_10']:.4f} [{ci['ndcg_at_10'][0]:.4f}, {ci['ndcg_at_10'][1]:.4f}], Recall@100 {m['recall_at_100']:.4f} "
+             f"[{ci['recall_at_100'][0]:.4f}, {ci['recall_at_100'][1]:.4f}], MAP {m['map']:.4f}, Recall@1000 {m['recall_at_1000']:.4f}; "
+             f"against `{baseline}`, {ndcg['diff']:+.4f} nDCG@10 [{ndcg['ci95'][0]:+.4f}, {ndcg['ci95'][1]:+.4f}], randomization p {format_p(ndcg['p_randomization'])}, "
+             f"span-group p {format_p(ndcg['p_randomization_span_groups'])}. Inner nDCG@10 of each setting, fold by fold (the choice in bold):", ""]
+    choices = nested["choices"]
+    lines += ["| setting | " + " | ".join(c["fold"].split(":")[0] for c in choices) + " |", "|---|" + "---|" * len(choices)]
+    for label in nested["grid"]:
+        cells = [f"**{c['inner'][label]:.4f}**" if c["chosen"] == label else f"{c['inner'][label]:.4f}" for c in choices]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
 
 
 TARGETS = {"ndcg_at_10": 0.45, "recall_at_100": 0.85}  # the project's goals for the ranker (issue 4)
