@@ -1,7 +1,7 @@
 """Nested cross-validation of the ranker's LightGBM settings: the figure the headline would have if the settings
 were chosen without ever seeing the test fold.
 
-The shipped settings were compared, one at a time, with the alternatives of :data:`SETTINGS_GRID` on the very folds
+The shipped settings were compared, one at a time, with the alternatives of :func:`settings_grid` on the very folds
 that report them. Here each outer fold chooses among the same alternatives by an inner grouped cross-validation over
 its own training queries alone, then fits the choice on all of them and searches its test queries; the out-of-fold run
 so built carries no optimism from that choice. The choices of stage 1 (stop list, candidate pools) and of the
@@ -65,7 +65,6 @@ def nested_cross_validation(
     step = on_setting or (lambda _label: None)
     run: Run = {}
     choices = []
-    texts = bench.query_texts
     for fold in folds:
         train = bench.subset(training_ids(bench, fold))
         inner = grouped_folds(train.queries, inner_folds)
@@ -74,7 +73,7 @@ def nested_cross_validation(
             scores[setting.label] = evaluate_run(out_of_fold(setting.configure(ranker), train, inner), train.qrels).means[PAIRED]
             step(f"{fold.describe()}: {setting.label}")
         best = max(grid, key=lambda s: scores[s.label])  # max keeps the first of equals: the shipped settings
-        run.update(best.configure(ranker).fit(train).search({q: texts[q] for q in fold.test_ids}, 1000))
+        run.update(out_of_fold(best.configure(ranker), bench, [fold]))  # fitted on all of ``train``, as the headline's folds are
         choices.append(NestedChoice(fold.describe(), best.label, scores))
     Variant("").configure(ranker)  # back to the shipped settings for whatever is fitted next
     return NestedRun(run, choices, inner_folds)

@@ -114,6 +114,7 @@ def build_ranker_report(
         raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
     best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
     tests = compare_evaluations(main_eval, baseline_scores[best], clusters, REPORTED)
+    nested_json: dict = {}
     if nested_grid:
         nested_json = {
             "inner_folds": nested.inner_folds, "grid": [s.label for s in nested_grid],
@@ -139,7 +140,7 @@ def build_ranker_report(
         best_baseline=best,
         paired_tests=[test_json(t) for t in tests],
         skipped=skipped,
-        nested=nested_json if nested_grid else {},
+        nested=nested_json,
         run=main,
     )
 
