@@ -99,10 +99,26 @@ def test_lemma_candidates_unites_simplemma_and_lexicon():
 
 @pytest.mark.parametrize(
     "form, verb",
-    [("rotantes", "roto"), ("tumens", "tumeo"), ("haerens", "haereo"), ("vibrantem", "uibro"), ("capientis", "capio"), ("abeuntes", "abeo")],
+    [("rotantes", "roto"), ("tumens", "tumeo"), ("haerens", "haereo"), ("vibrantem", "uibro"), ("capientis", "capio"), ("abeuntes", "abeo"),
+     ("moventem", "moueo"), ("paventes", "paueo"), ("linquens", "linquo"), ("loquentis", "loquor"), ("induens", "induo"),
+     ("curvantem", "curuo"), ("volutans", "uoluto"), ("viventis", "uiuo")],
 )
 def test_present_participles_also_get_their_verb(form, verb):
+    """Also where the stem ends in ``u`` (*mov-*, *linqu-*, *indu-*) or has a vowel ``u`` beside a consonantal one
+    (*curv-*, *volut-*), which Whitaker's Words finds only written with ``v``."""
     assert verb in latin.lemma_candidates(form)  # the lexicon alone does not parse present participles
+
+
+@pytest.mark.parametrize("form, not_its_verb", [("pavens", "pasco"), ("ferens", "ferio"), ("iacens", "iacio"), ("absens", "absit"), ("metuens", "metior")])
+def test_a_participle_gets_the_verb_of_its_likeliest_third_person_only(form, not_its_verb):
+    """*pavet* is looked up before *pavit*, which is also *pasco*'s perfect; *ferit* (*ferio*) is never reached."""
+    assert not_its_verb not in latin.lemma_candidates(form)
+
+
+@pytest.mark.parametrize("form, lemma", [("curvat", "curuo"), ("vincula", "uinculum"), ("volutat", "uoluto"), ("vacuas", "uacuo")])
+def test_words_finds_forms_whose_stem_has_a_vowel_u_beside_a_consonantal_one(form, lemma):
+    """Words swaps every ``u`` of a stem for ``v`` or none, so *curu-* (*curv-*) was out of its reach."""
+    assert lemma in latin._lexicon().lookup(latin.fold(form))
 
 
 @pytest.mark.parametrize("form", ["dens", "mons", "frons", "gens"])
@@ -110,7 +126,7 @@ def test_nouns_in_ns_are_not_made_verbs(form):
     from latin_intertext.lexicon import participle_verb_forms
 
     assert form in latin.lemma_candidates(form)
-    assert participle_verb_forms(latin.fold(form)) == []  # a stem of one or two letters is never taken for a verb's
+    assert participle_verb_forms(latin.fold(form)) == ("", [])  # a stem of one or two letters is never taken for a verb's
 
 
 @pytest.mark.parametrize(

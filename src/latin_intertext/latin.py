@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 14
+LEMMATISER_VERSION = 15
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -71,8 +71,8 @@ _ASSIMILATIONS = (
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 # Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*,
-# *arena*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*),
-# and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms
+# *arena*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a longer form (*veluti*: *velut*),
+# forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms
 # and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
@@ -80,7 +80,8 @@ _LEMMA_VARIANTS = {
     "optimus": "bonus", "optumus": "bonus", "relliquiae": "reliquia", "reliquiae": "reliquia", "lubido": "libido",
     "hau": "haud", "humor": "umor", "hiemps": "hiems", "arena": "harena", "supremus": "superus", "plurimus": "multus",
     "maior": "magnus", "melior": "bonus", "peior": "malus", "tartara": "tartarus", "tartarum": "tartarus",
-    "siculi": "siculus", "furiae": "furia", "minimus": "paruus", "pessimus": "malus",
+    "siculi": "siculus", "furiae": "furia", "minimus": "paruus", "pessimus": "malus", "ueluti": "uelut", "uult": "uolo",
+    "mauult": "malo",
 }
 # The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
 # modernise: a lemma is keyed by the later spelling (*uulnus*, *uertex*), so that both editions meet.
@@ -94,7 +95,8 @@ SIMPLEMMA_ERRORS = {
     "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
     "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "ueterum": "uetus",
     "forent": "sum", "penna": "penna", "tumido": "tumidus", "stirpem": "stirps", "austrum": "auster", "itur": "eo",
-    "minimus": "paruus", "minimae": "paruus", "minus": "paruus", "peiora": "malus",
+    "minimus": "paruus", "minimae": "paruus", "minus": "paruus", "peiora": "malus", "quamuis": "quamuis",
+    "uincula": "uinculum",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
 # a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
@@ -113,6 +115,7 @@ VERSE_READINGS = {
     "patria": "patria", "nudo": "nudus", "leni": "lenis", "exta": "extum",
     "cuncto": "cunctus", "fidas": "fidus", "arto": "artus", "ferimus": "fero",
     "minore": "paruus", "minorem": "paruus", "minori": "paruus", "minoribus": "paruus", "minoris": "paruus",
+    "uetustas": "uetustas",
 }
 # Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
 # Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
@@ -358,7 +361,7 @@ def _word_strings(text: str) -> list[str]:
     return _WORD.findall(_without_mojibake(text))
 
 
-def _consonantal_u_positions(form: str) -> list[int]:
+def consonantal_u_positions(form: str) -> list[int]:
     """Positions where a folded ``u`` may stand for consonantal ``v``."""
     spots = []
     for i, ch in enumerate(form):
@@ -375,7 +378,7 @@ def spellings(form: str) -> list[str]:
     """Candidate dictionary spellings of a lower-case form, most likely first."""
     folded = fold(form)
     out = [form] if form != folded else []
-    for v in respellings(folded, _consonantal_u_positions(folded), "v"):
+    for v in respellings(folded, consonantal_u_positions(folded), "v"):
         if v not in out:
             out.append(v)
     return out

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from latin_intertext.latin import WORD_CACHE, fold, older_spellings, respellings
+from latin_intertext.latin import WORD_CACHE, consonantal_u_positions, fold, older_spellings, respellings
 
 _VOWELS = "aeiouy"
 _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
@@ -87,23 +87,26 @@ def _analyzer():
     return build_analyzer()
 
 
-_PARTICIPLE = re.compile(r"^(?P<stem>[a-z]{2,}?)(?P<vowel>ie|ue|eu|a|e)n(s|tis|ti|tem|te|tes|tium|tum|tibus|tia)$")
+# The thematic vowel is never taken to begin with the stem's own ``u`` (*mouens* is *mou-e-ns*, *linquens* *linqu-e-ns*).
+_PARTICIPLE = re.compile(r"^(?P<stem>[a-z]{2,}?)(?P<vowel>ie|eu|a|e)n(s|tis|ti|tem|te|tes|tium|tum|tibus|tia)$")
 
 
 _NOUNS_IN_NT = ("entum", "enta", "antum")  # nouns whose cases end like a participle's (armentum, unguentum, argentum)
 _NOUN_AND_PARTICIPLE_ENDINGS = ("nti", "ntis", "ntum")  # the endings such a noun shares with a participle
 
 
-def participle_verb_forms(norm: str) -> list[str]:
-    """Third-person forms of the verb a present participle may come from (``rotantes`` -> ``rotat``)."""
+def participle_verb_forms(norm: str) -> tuple[str, list[str]]:
+    """(verb stem, third-person forms) of the verb a present participle may come from (``rotantes`` -> ``rot``, ``rotat``)."""
     m = _PARTICIPLE.match(norm)
     if not m:
-        return []
-    return _third_persons(m["stem"], m["vowel"])
+        return "", []
+    return m["stem"], _third_persons(m["stem"], m["vowel"])
 
 
 def _third_persons(stem: str, vowel: str) -> list[str]:
-    """The verb's third person singular from the stem and thematic vowel of a participle or gerundive."""
+    """The verb's third person singular from the stem and thematic vowel of a participle or gerundive, likeliest
+    first: a stem in -e- is a present of the second conjugation (*tumet*) or a future of the third (*tremet*)
+    before it is a present of the third (*furit*), which may also be a perfect (*pauit* of *pasco*)."""
     if vowel == "a":
         return [stem + "at"]
     if vowel == "e":
@@ -126,9 +129,17 @@ def gerundive_verb_forms(lemma: str) -> tuple[str, list[str]]:
 
 @lru_cache(maxsize=WORD_CACHE)
 def _gerundive_verbs(analyzer, lemma: str) -> frozenset[str]:
-    """Verbs of a gerundive lemma: the lemmas of its third person that begin with its stem (*miserat* is also *mitto*'s)."""
-    stem, verb_forms = gerundive_verb_forms(lemma)
-    return frozenset(verb for form in verb_forms for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
+    return _verbs_of(analyzer, *gerundive_verb_forms(lemma))
+
+
+def _verbs_of(analyzer, stem: str, verb_forms: list[str]) -> frozenset[str]:
+    """The lemmas of the first of ``verb_forms`` that Words knows as a verb beginning with ``stem`` (*miserat*, looked
+    up for *miserandus*, is also *mitto*'s; *pauit*, looked up for *pauens* after *pauet*, is *pasco*'s)."""
+    for form in verb_forms:
+        verbs = frozenset(verb for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
+        if verbs:
+            return verbs
+    return frozenset()
 
 
 @lru_cache(maxsize=WORD_CACHE)
@@ -138,14 +149,14 @@ def _lookup(analyzer, norm: str) -> frozenset[str]:
     own = _lookup_form(analyzer, norm)
     if norm.endswith(_NOUN_AND_PARTICIPLE_ENDINGS) and any(lemma.endswith(_NOUNS_IN_NT) for lemma in own):
         return own  # *armenti* is *armentum*'s, not a participle of *armo*; *placentes* can only be *placeo*'s
-    verbs = {lemma for form in participle_verb_forms(norm) for lemma in _lookup_form(analyzer, form)}
-    return own | verbs
+    return own | _verbs_of(analyzer, *participle_verb_forms(norm))
 
 
 def _lookup_form(analyzer, norm: str) -> frozenset[str]:
     """The lemmas of the first spelling Words knows: consonantal ``i`` as ``j`` first, then the older spelling it keys
-    some words by (*uolnus*, not *uulnus*)."""
-    for spelling in (*j_spellings(norm), *older_spellings(norm)):
+    some words by (*uolnus*, not *uulnus*), then consonantal ``u`` written ``v`` where the stem also has a vowel ``u``
+    (*curuat*: Words tries a stem with every ``u`` as ``v`` or none, so finds *curvat* but not *curuat*)."""
+    for spelling in (*j_spellings(norm), *older_spellings(norm), *_v_spellings(norm)):
         found = _parse_lemmas(analyzer, spelling)
         if found:
             lemmas = set()
@@ -156,6 +167,14 @@ def _lookup_form(analyzer, norm: str) -> frozenset[str]:
                     lemmas.add(lemma)
             return frozenset(lemmas)
     return frozenset()
+
+
+def _v_spellings(norm: str) -> list[str]:
+    """``norm`` with its consonantal-looking ``u``s written ``v`` (all of them first), where a ``u`` stays a vowel, each
+    with its ``i``s as ``j`` too. A spelling with no ``u`` left is none Words needs: it writes every ``u`` as ``v`` itself."""
+    spots = consonantal_u_positions(norm)
+    mixed = [spelling for spelling in respellings(norm, spots, "v")[:-1] if "u" in spelling]
+    return [j for spelling in mixed for j in j_spellings(spelling)]
 
 
 def _parse_lemmas(analyzer, form: str) -> list[str]:

@@ -145,7 +145,7 @@ def build_ranker_report(
     )
 
 
-NESTED_LABEL = "settings chosen by nested cross-validation (below)"
+NESTED_LABEL = "settings chosen by nested cross-validation"
 
 
 def registered_baselines() -> list[str]:
