@@ -72,8 +72,8 @@ _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 # Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*,
 # *arena*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a longer form (*veluti*: *velut*),
-# forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms
-# and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
+# forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the irregular comparatives and
+# superlatives, which simplemma files under headwords of their own in some forms and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
     "lacruma": "lacrima", "lacrumo": "lacrimo", "lacrumosus": "lacrimosus", "maximus": "magnus", "maxumus": "magnus",

