@@ -361,7 +361,7 @@ def _word_strings(text: str) -> list[str]:
     return _WORD.findall(_without_mojibake(text))
 
 
-def consonantal_u_positions(form: str) -> list[int]:
+def _consonantal_u_positions(form: str) -> list[int]:
     """Positions where a folded ``u`` may stand for consonantal ``v``."""
     spots = []
     for i, ch in enumerate(form):
@@ -378,7 +378,7 @@ def spellings(form: str) -> list[str]:
     """Candidate dictionary spellings of a lower-case form, most likely first."""
     folded = fold(form)
     out = [form] if form != folded else []
-    for v in respellings(folded, consonantal_u_positions(folded), "v"):
+    for v in respellings(folded, _consonantal_u_positions(folded), "v"):
         if v not in out:
             out.append(v)
     return out

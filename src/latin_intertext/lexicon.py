@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from latin_intertext.latin import WORD_CACHE, consonantal_u_positions, fold, older_spellings, respellings
+from latin_intertext.latin import WORD_CACHE, fold, older_spellings, respellings, spellings
 
 _VOWELS = "aeiouy"
 _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
@@ -173,8 +173,7 @@ def _lookup_form(analyzer, norm: str) -> frozenset[str]:
 def _v_spellings(norm: str) -> list[str]:
     """``norm`` with its consonantal-looking ``u``s written ``v`` (all of them first), where a ``u`` stays a vowel, each
     with its ``i``s as ``j`` too. A spelling with no ``u`` left is none Words needs: it writes every ``u`` as ``v`` itself."""
-    spots = consonantal_u_positions(norm)
-    mixed = [spelling for spelling in respellings(norm, spots, "v")[:-1] if "u" in spelling]
+    mixed = [spelling for spelling in spellings(norm)[:-1] if "u" in spelling]  # the last is ``norm`` itself
     return [j for spelling in mixed for j in j_spellings(spelling)]
 
 
