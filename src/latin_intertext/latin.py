@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 15
+LEMMATISER_VERSION = 16
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -71,7 +71,7 @@ _ASSIMILATIONS = (
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 # Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*,
-# *arena*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a longer form (*veluti*: *velut*),
+# *arena*, *thus*, *cumba*, *edera*, *hedus*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a longer form (*veluti*: *velut*),
 # forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the irregular comparatives and
 # superlatives, which simplemma files under headwords of their own in some forms and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
@@ -81,8 +81,23 @@ _LEMMA_VARIANTS = {
     "hau": "haud", "humor": "umor", "hiemps": "hiems", "arena": "harena", "supremus": "superus", "plurimus": "multus",
     "maior": "magnus", "melior": "bonus", "peior": "malus", "tartara": "tartarus", "tartarum": "tartarus",
     "siculi": "siculus", "furiae": "furia", "minimus": "paruus", "pessimus": "malus", "ueluti": "uelut", "uult": "uolo",
-    "mauult": "malo",
+    "mauult": "malo", "thus": "tus", "cumba": "cymba", "edera": "hedera", "hedus": "haedus",
 }
+# Spellings of later editions that the lexicons know in their classical form only, or as words of their own: oe for ae
+# (*coelum*, *moestus*, *moeror*, *poenitet*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e (*caeterum*), e for ae
+# (*seculum*), y for i (*sylva*, *lacryma*, *sydus*, *hyems*, *ocyus*, *inclytus*, *Sybilla*), t for c (*solatium*,
+# *conditio*), and h added or dropped (*humerus*, *arundo*, *ahenus*, *michi*, *nichil*). A word's start is respelled before it is read, so that every edition meets
+# (*coelo duce*, *caelo duce*) in its forms as in its lemmas.
+_CLASSICAL_SPELLINGS = tuple(
+    (re.compile("^" + later), classical)
+    for later, classical in (
+        ("coel", "cael"), ("moest", "maest"), ("moer(?=e|or)", "maer"), ("poenit", "paenit"), ("foemin", "femin"),
+        ("foel(?=i)", "fel"), ("obscoen", "obscen"), ("caeter", "ceter"), ("secul", "saecul"), ("syl(?=[uv])", "sil"),
+        ("lach?rym", "lacrim"), ("syder", "sider"), ("hyem", "hiem"), ("ocy(?=[uo])", "oci"), ("sybill", "sibyll"),
+        ("incly", "incli"), ("solati(?=[aeiou])", "solaci"), ("conditio", "condicio"), ("humer", "umer"),
+        ("arund", "harund"), ("ahen", "aen"), ("michi$", "mihi"), ("nichil", "nihil"),
+    )
+)
 # The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
 # modernise: a lemma is keyed by the later spelling (*uulnus*, *uertex*), so that both editions meet.
 _OLDER_VOWELS = ((re.compile(r"(?<!q)uol(?=[ntgp])"), "uul"), (re.compile(r"(?<!q)uor(?=[ts])"), "uer"))
@@ -570,8 +585,17 @@ def guess_stem(folded: str) -> str:
 @lru_cache(maxsize=WORD_CACHE)
 def _norm(word: str) -> tuple[str, str, str]:
     """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap."""
-    base, clitic = split_enclitic(strip_diacritics(word).lower())
+    base, clitic = split_enclitic(classical_spelling(strip_diacritics(word).lower()))
     return fold(base), base, clitic
+
+
+def classical_spelling(lower: str) -> str:
+    """A lower-case word with the start a later edition spells otherwise written classically (*coelo*: *caelo*)."""
+    for later, classical in _CLASSICAL_SPELLINGS:
+        respelled = later.sub(classical, lower, count=1)
+        if respelled != lower:
+            return respelled
+    return lower
 
 
 @lru_cache(maxsize=WORD_CACHE)
