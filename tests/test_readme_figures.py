@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from published import RESULTS, leaderboard
+
 from latin_intertext.evaluate.ranker_report import NESTED_LABEL
 
 REPO = Path(__file__).resolve().parents[1]
-RESULTS = REPO / "docs" / "results"
 
 
 def _prose() -> str:
@@ -26,22 +27,13 @@ def _prose() -> str:
     return " ".join(text.split())
 
 
-def _leaderboard() -> dict[str, dict[str, float]]:
-    """Each retriever's row of leaderboard.md: nDCG@10 and the columns after it."""
-    rows = {}
-    for line in (RESULTS / "leaderboard.md").read_text(encoding="utf-8").splitlines():
-        if m := re.match(r"\| `([^`]+)` \| (0\.\d+) \[[^]]*\] \|(?: \[[^]]*\] \|)? (0\.\d+) \| (0\.\d+) \| (0\.\d+) \| (0\.\d+) \|", line):
-            rows[m[1]] = dict(zip(("ndcg_at_10", "map", "recall_at_10", "recall_at_100", "recall_at_1000"), map(float, m.groups()[1:])))
-    return rows
-
-
 NUMBERS = ("None", "One", "Two", "Three", "Four", "Five")
 
 
 def _expected() -> list[str]:
     report = json.loads((RESULTS / "ranker-report.json").read_text(encoding="utf-8"))
     rows = {row["variant"]: row for row in report["ablation"]}
-    full, board = report["metrics"], _leaderboard()
+    full, board = report["metrics"], leaderboard()
     prior = next(row for label, row in rows.items() if "learned author prior" in label)
     themes = next(row for label, row in rows.items() if "word-vector themes" in label)
     oracle = next(row for label, row in rows.items() if label.startswith("oracle"))
