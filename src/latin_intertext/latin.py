@@ -71,9 +71,10 @@ _ASSIMILATIONS = (
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 # Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*,
-# *arena*, *thus*, *cumba*, *edera*, *hedus*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a longer form (*veluti*: *velut*),
-# forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the irregular comparatives and
-# superlatives, which simplemma files under headwords of their own in some forms and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
+# *arena*, *thus*, *cumba*, *edera*, *hedus*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a
+# longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the
+# irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
+# the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
     "lacruma": "lacrima", "lacrumo": "lacrimo", "lacrumosus": "lacrimosus", "maximus": "magnus", "maxumus": "magnus",
@@ -86,8 +87,8 @@ _LEMMA_VARIANTS = {
 # Spellings of later editions that the lexicons know in their classical form only, or as words of their own: oe for ae
 # (*coelum*, *moestus*, *moeror*, *poenitet*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e (*caeterum*), e for ae
 # (*seculum*), y for i (*sylva*, *lacryma*, *sydus*, *hyems*, *ocyus*, *inclytus*, *Sybilla*), t for c (*solatium*,
-# *conditio*), and h added or dropped (*humerus*, *arundo*, *ahenus*, *michi*, *nichil*). A word's start is respelled before it is read, so that every edition meets
-# (*coelo duce*, *caelo duce*) in its forms as in its lemmas.
+# *conditio*), and h added or dropped (*humerus*, *arundo*, *ahenus*, *michi*, *nichil*). A word's start is respelled
+# before it is read, so that every edition meets (*coelo duce*, *caelo duce*) in its forms as in its lemmas.
 _CLASSICAL_SPELLINGS = tuple(
     (re.compile("^" + later), classical)
     for later, classical in (
@@ -590,7 +591,8 @@ def _norm(word: str) -> tuple[str, str, str]:
 
 
 def classical_spelling(lower: str) -> str:
-    """A lower-case word with the start a later edition spells otherwise written classically (*coelo*: *caelo*)."""
+    """``lower`` (a lower-case word) with its start written classically where a later edition spells it otherwise
+    (*coelo*: *caelo*; :data:`_CLASSICAL_SPELLINGS`)."""
     for later, classical in _CLASSICAL_SPELLINGS:
         respelled = later.sub(classical, lower, count=1)
         if respelled != lower:
