@@ -451,7 +451,8 @@ def test_gold_phrase_pairs_that_share_no_candidate_lemma(sources_dir):
     ("volnere", "vulnus"), ("volnus", "vulnera"), ("vulnera", "vulneris"), ("voltu", "vultus"), ("volgi", "vulgus"),
     ("vortice", "vertice"), ("advorsa", "adversa"), ("lacrumae", "lacrimis"), ("maxumus", "maximus"), ("optumus", "optimus"),
     ("relliquias", "reliquiae"), ("lubido", "libido"), ("hau", "haud"), ("umor", "humor"), ("thura", "tura"),
-    ("cumba", "cymba"), ("edera", "hedera"), ("hedus", "haedus"),
+    ("cumba", "cymba"), ("edera", "hedera"), ("hedus", "haedus"), ("adolescens", "adulescens"),
+    ("adolescentia", "adulescentia"), ("adolescentulus", "adulescentulo"),
 ])
 def test_an_older_spelling_meets_the_later_one(older, later):
     """Editions keep or modernise *volnus*, *vortex*, *lacruma*, *optumus*; Tesserae's texts have both. *vulnera* is the
@@ -465,7 +466,12 @@ def test_an_older_spelling_meets_the_later_one(older, later):
     ("obscoenos", "obscenos"), ("caeterum", "ceterum"), ("secula", "saecula"), ("sylvis", "silvis"), ("lacrymae", "lacrimae"),
     ("lachrymis", "lacrimis"), ("sydera", "sidera"), ("hyems", "hiems"), ("ocyus", "ocius"), ("inclyta", "inclita"),
     ("Sybilla", "Sibylla"), ("solatia", "solacia"), ("conditio", "condicio"), ("humeris", "umeris"), ("arundo", "harundo"),
-    ("aheno", "aeno"), ("michi", "mihi"), ("nichil", "nihil"),
+    ("aheno", "aeno"), ("michi", "mihi"), ("michique", "mihique"), ("nichil", "nihil"), ("negligere", "neglegere"),
+    ("epistola", "epistula"), ("caeremonias", "caerimonias"), ("loquutus", "locutus"), ("persequuta", "persecuta"),
+    ("faemina", "femina"), ("coenam", "cenam"), ("quotidie", "cotidie"), ("cottidie", "cotidie"), ("quum", "cum"),
+    ("quumque", "cumque"), ("caussa", "causa"), ("relliquias", "reliquias"), ("relligio", "religio"),
+    ("maxume", "maxime"), ("optumus", "optimus"), ("proxuma", "proxima"), ("lubido", "libido"), ("lacrumas", "lacrimas"),
+    ("volnera", "vulnera"), ("Voltus", "vultus"), ("volgi", "vulgi"), ("vortice", "vertice"), ("vostra", "vestra"),
 ])
 def test_a_later_editions_spelling_is_read_as_the_classical_one(later, classical):
     """Older editions write *coelum*, *moestus*, *sylva*, *humerus*: the same word as a form, not only as a lemma."""
@@ -473,9 +479,13 @@ def test_a_later_editions_spelling_is_read_as_the_classical_one(later, classical
     assert latin.lemma_candidates(later) == latin.lemma_candidates(classical)
 
 
-@pytest.mark.parametrize("word", ["syllaba", "solatus", "solati", "moerus", "Ocyrhoe", "poenas", "moenia", "coeno", "haeres"])
+@pytest.mark.parametrize("word", [
+    "syllaba", "solatus", "solati", "moerus", "Ocyrhoe", "poenas", "moenia", "coeno", "coenum", "haeres", "volo", "volucris",
+    "vorat", "vorago", "quorsum", "divortium", "postumus", "pessum", "Hiempsal",
+])
 def test_words_that_only_look_like_a_later_spelling_are_left_alone(word):
-    """*solatus* is *solor*'s participle, not *solacium*; *moerus* is *murus*, not *maeror*; *syllaba* has no *silva* in it."""
+    """*solatus* is *solor*'s participle, not *solacium*; *moerus* is *murus*, not *maeror*; *syllaba* has no *silva* in it;
+    *vorat* and *volucris* have no older vowel, *postumus* and *pessum* no older superlative; *divortium* is classical."""
     assert latin.forms(word) == [latin.fold(word)]
 
 
@@ -489,6 +499,18 @@ def test_lucans_edition_spelling_meets_vfs_on_the_real_texts(benchmark):
     assert {"caelo", "duce"} <= set(latin.forms(line)) & set(latin.forms(query.text))
     assert sum(latin.fold(w).startswith("coel") for d in benchmark.corpus for w, _, _ in latin.words(d.text)) == 90
     assert not any(form.startswith("coel") for d in benchmark.corpus for form in latin.forms(d.text))
+
+
+@pytest.mark.parametrize("query_id, doc_id, shared", [
+    ("vf-1-836-836", "vergil-2-278", {"uulnera", "gerens"}),  # vulnera nota gerens | volneraque illa gerens
+    ("vf-1-816-816", "vergil-3-252", {"furiarum", "maxima"}),  # Furiarum maxima | Furiarum ego maxuma
+])
+def test_vergils_older_spellings_meet_vfs_as_forms_on_the_real_texts(benchmark, query_id, doc_id, shared):
+    """Vergil's Tesserae text keeps *volnera* and *maxuma*; two gold parallels share them with VF as forms."""
+    assert doc_id in benchmark.qrels[query_id]
+    query = next(q for q in benchmark.queries if q.id == query_id)
+    line = benchmark.corpus[benchmark.doc_index[doc_id]].text
+    assert set(latin.forms(query.text)) & set(latin.forms(line)) == shared
 
 
 def test_a_correction_keyed_by_the_later_spelling_serves_the_older_one():

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 16
+LEMMATISER_VERSION = 17
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -83,20 +83,32 @@ _LEMMA_VARIANTS = {
     "maior": "magnus", "melior": "bonus", "peior": "malus", "tartara": "tartarus", "tartarum": "tartarus",
     "siculi": "siculus", "furiae": "furia", "minimus": "paruus", "pessimus": "malus", "ueluti": "uelut", "uult": "uolo",
     "mauult": "malo", "thus": "tus", "cumba": "cymba", "edera": "hedera", "hedus": "haedus",
+    "adolescens": "adulescens", "adolescentia": "adulescentia", "adolescentulus": "adulescentulus",
 }
-# Spellings of later editions that the lexicons know in their classical form only, or as words of their own: oe for ae
-# (*coelum*, *moestus*, *moeror*, *poenitet*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e (*caeterum*), e for ae
-# (*seculum*), y for i (*sylva*, *lacryma*, *sydus*, *hyems*, *ocyus*, *inclytus*, *Sybilla*), t for c (*solatium*,
-# *conditio*), and h added or dropped (*humerus*, *arundo*, *ahenus*, *michi*, *nichil*). A word's start is respelled
-# before it is read, so that every edition meets (*coelo duce*, *caelo duce*) in its forms as in its lemmas.
+# Spellings of later or older editions that the lexicons know in their classical form only, or as words of their own:
+# oe for ae (*coelum*, *moestus*, *moeror*, *poenitet*, *coena*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e
+# (*caeterum*, *faemina*, *caeremonia*), e for ae (*seculum*), i for e (*negligo*), o for u (*epistola*), u for i
+# (*lacruma*, *maxumus*, *optumus*, *proxumus*, *lubido*), y for i (*sylva*, *lacryma*, *sydus*, *hyems*, *ocyus*,
+# *inclytus*, *Sybilla*), t for c (*solatium*, *conditio*), qu for c (*quotidie*, *quum*, *loquutus*, *sequutus*),
+# doubled or single letters (*caussa*, *cottidie*, *relliquiae*, *relligio*), h added or dropped (*humerus*, *arundo*,
+# *ahenus*, *michi*, *nichil*), and the older vowel after a word's first consonantal u (*volnus*, *voltus*, *volgus*,
+# *vortex*, *vostra*). A word is respelled before it is read, so that every edition meets (*coelo duce*, *caelo duce*)
+# in its forms as in its lemmas. Each pattern but *quut*'s holds at the word's start, and a whole word's pattern
+# allows an enclitic after it (*michique*).
+_ENCLITIC_END = r"(?=(?:que|ne|[uv]e)?$)"
 _CLASSICAL_SPELLINGS = tuple(
-    (re.compile("^" + later), classical)
+    (re.compile(later), classical)
     for later, classical in (
-        ("coel", "cael"), ("moest", "maest"), ("moer(?=e|or)", "maer"), ("poenit", "paenit"), ("foemin", "femin"),
-        ("foel(?=i)", "fel"), ("obscoen", "obscen"), ("caeter", "ceter"), ("secul", "saecul"), ("syl(?=[uv])", "sil"),
-        ("lach?rym", "lacrim"), ("syder", "sider"), ("hyem", "hiem"), ("ocy(?=[uo])", "oci"), ("sybill", "sibyll"),
-        ("incly", "incli"), ("solati(?=[aeiou])", "solaci"), ("conditio", "condicio"), ("humer", "umer"),
-        ("arund", "harund"), ("ahen", "aen"), ("michi$", "mihi"), ("nichil", "nihil"),
+        ("^coel", "cael"), ("^moest", "maest"), ("^moer(?=e|or)", "maer"), ("^poenit", "paenit"), ("^foemin", "femin"),
+        ("^faemin", "femin"), ("^foel(?=i)", "fel"), ("^obscoen", "obscen"), ("^caeter", "ceter"), ("^secul", "saecul"),
+        ("^syl(?=[uv])", "sil"), ("^lach?rym", "lacrim"), ("^lacrum", "lacrim"), ("^syder", "sider"), ("^hyem", "hiem"),
+        ("^ocy(?=[uo])", "oci"), ("^sybill", "sibyll"), ("^incly", "incli"), ("^solati(?=[aeiou])", "solaci"),
+        ("^conditio", "condicio"), ("^humer", "umer"), ("^arund", "harund"), ("^ahen", "aen"),
+        ("^michi" + _ENCLITIC_END, "mihi"), ("^nichil", "nihil"), ("^neglig", "negleg"), ("^epistol", "epistul"),
+        ("^caeremon", "caerimon"), ("^coena", "cena"), ("^quotidi", "cotidi"), ("^cottidi", "cotidi"),
+        ("^quum" + _ENCLITIC_END, "cum"), ("quut", "cut"), ("^causs", "caus"), ("^relli(?=qu|gi)", "reli"),
+        ("^maxum", "maxim"), ("^optum", "optim"), ("^proxum", "proxim"), ("^lubid", "libid"),
+        ("^([uv])ol(?=[ntgp])", r"\1ul"), ("^([uv])or(?=[ts])", r"\1er"), ("^([uv])ost(?=r)", r"\1est"),
     )
 )
 # The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
