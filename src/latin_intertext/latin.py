@@ -70,20 +70,19 @@ _ASSIMILATIONS = (
 )
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
-# Spellings of one lemma that no prefix rule covers: older spellings (*lacruma*, *maxumus*, *lubido*, *hau*, *hiemps*,
-# *arena*, *thus*, *cumba*, *edera*, *hedus*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a
+# Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
+# *cumba*, *edera*, *hedus*, *adolescens*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a
 # longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the
 # irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
 # the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
-    "lacruma": "lacrima", "lacrumo": "lacrimo", "lacrumosus": "lacrimosus", "maximus": "magnus", "maxumus": "magnus",
-    "optimus": "bonus", "optumus": "bonus", "relliquiae": "reliquia", "reliquiae": "reliquia", "lubido": "libido",
-    "hau": "haud", "humor": "umor", "hiemps": "hiems", "arena": "harena", "supremus": "superus", "plurimus": "multus",
-    "maior": "magnus", "melior": "bonus", "peior": "malus", "tartara": "tartarus", "tartarum": "tartarus",
-    "siculi": "siculus", "furiae": "furia", "minimus": "paruus", "pessimus": "malus", "ueluti": "uelut", "uult": "uolo",
-    "mauult": "malo", "thus": "tus", "cumba": "cymba", "edera": "hedera", "hedus": "haedus",
-    "adolescens": "adulescens", "adolescentia": "adulescentia", "adolescentulus": "adulescentulus",
+    "maximus": "magnus", "optimus": "bonus", "reliquiae": "reliquia", "hau": "haud", "humor": "umor", "hiemps": "hiems",
+    "arena": "harena", "supremus": "superus", "plurimus": "multus", "maior": "magnus", "melior": "bonus", "peior": "malus",
+    "tartara": "tartarus", "tartarum": "tartarus", "siculi": "siculus", "furiae": "furia", "minimus": "paruus",
+    "pessimus": "malus", "ueluti": "uelut", "uult": "uolo", "mauult": "malo", "thus": "tus", "cumba": "cymba",
+    "edera": "hedera", "hedus": "haedus", "adolescens": "adulescens", "adolescentia": "adulescentia",
+    "adolescentulus": "adulescentulus",
 }
 # Spellings of later or older editions that the lexicons know in their classical form only, or as words of their own:
 # oe for ae (*coelum*, *moestus*, *moeror*, *poenitet*, *coena*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e
@@ -111,8 +110,9 @@ _CLASSICAL_SPELLINGS = tuple(
         ("^([uv])ol(?=[ntgp])", r"\1ul"), ("^([uv])or(?=[ts])", r"\1er"), ("^([uv])ost(?=r)", r"\1est"),
     )
 )
-# The older vowel after consonantal u (*volnus*, *voltus*, *volgus*, *vortex*, *advorsus*), which editions keep or
-# modernise: a lemma is keyed by the later spelling (*uulnus*, *uertex*), so that both editions meet.
+# The older vowel after consonantal u inside a word (*advorsus*, *Mavors*), which editions keep or modernise: a lemma is
+# keyed by the later spelling (*aduersus*), so that both editions meet. At a word's start (*volnus*) the form itself is
+# respelled (:data:`_CLASSICAL_SPELLINGS`); a lexicon's headwords may still have it there (Words' *uolnus*).
 _OLDER_VOWELS = ((re.compile(r"(?<!q)uol(?=[ntgp])"), "uul"), (re.compile(r"(?<!q)uor(?=[ts])"), "uer"))
 # Frequent forms in verse whose simplemma lemma is none of their readings in Whitaker's Words (*oris*: *auris*, *ratus*:
 # *rattus* "rat", *nouis*: *nos*, *iusta*: *iuxta*), or splits one noun three ways (*fata*, *fato*, *fatis*: *fata*,
