@@ -94,7 +94,10 @@ _LEMMA_VARIANTS = {
 # *vortex*, *vostra*). A word is respelled before it is read, so that every edition meets (*coelo duce*, *caelo duce*)
 # in its forms as in its lemmas. Each pattern but *quut*'s holds at the word's start, and a whole word's pattern
 # allows an enclitic after it (*michique*).
-_ENCLITIC_END = r"(?=(?:que|ne|[uv]e)?$)"
+_ENCLITIC_END = "(?=(?:" + "|".join(clitic.replace("v", "[uv]") for clitic in ENCLITICS) + ")?$)"
+# The older vowel after consonantal u and the letter it stands before (*volnus*, *vortex*: *vulnus*, *vertex*), respelled
+# at a word's start (below) and merged in a lemma anywhere (:data:`_OLDER_VOWELS`).
+_OLDER_VOWEL_RULES = (("ol", "ul", "[ntgp]"), ("or", "er", "[ts]"))
 _CLASSICAL_SPELLINGS = tuple(
     (re.compile(later), classical)
     for later, classical in (
@@ -107,13 +110,16 @@ _CLASSICAL_SPELLINGS = tuple(
         ("^caeremon", "caerimon"), ("^coena", "cena"), ("^quotidi", "cotidi"), ("^cottidi", "cotidi"),
         ("^quum" + _ENCLITIC_END, "cum"), ("quut", "cut"), ("^causs", "caus"), ("^relli(?=qu|gi)", "reli"),
         ("^maxum", "maxim"), ("^optum", "optim"), ("^proxum", "proxim"), ("^lubid", "libid"),
-        ("^([uv])ol(?=[ntgp])", r"\1ul"), ("^([uv])or(?=[ts])", r"\1er"), ("^([uv])ost(?=r)", r"\1est"),
+        ("^([uv])ost(?=r)", r"\1est"),
+        *((f"^([uv]){older}(?={following})", rf"\1{later}") for older, later, following in _OLDER_VOWEL_RULES),
     )
 )
 # The older vowel after consonantal u inside a word (*advorsus*, *Mavors*), which editions keep or modernise: a lemma is
 # keyed by the later spelling (*aduersus*), so that both editions meet. At a word's start (*volnus*) the form itself is
 # respelled (:data:`_CLASSICAL_SPELLINGS`); a lexicon's headwords may still have it there (Words' *uolnus*).
-_OLDER_VOWELS = ((re.compile(r"(?<!q)uol(?=[ntgp])"), "uul"), (re.compile(r"(?<!q)uor(?=[ts])"), "uer"))
+_OLDER_VOWELS = tuple(
+    (re.compile(f"(?<!q)u{older}(?={following})"), f"u{later}") for older, later, following in _OLDER_VOWEL_RULES
+)
 # Frequent forms in verse whose simplemma lemma is none of their readings in Whitaker's Words (*oris*: *auris*, *ratus*:
 # *rattus* "rat", *nouis*: *nos*, *iusta*: *iuxta*), or splits one noun three ways (*fata*, *fato*, *fatis*: *fata*,
 # *fatum*, *fatus*); each gets the reading epic verse mostly means. Tests check each against both lexicons.
@@ -603,8 +609,8 @@ def _norm(word: str) -> tuple[str, str, str]:
 
 
 def classical_spelling(lower: str) -> str:
-    """``lower`` (a lower-case word) with its start written classically where a later edition spells it otherwise
-    (*coelo*: *caelo*; :data:`_CLASSICAL_SPELLINGS`)."""
+    """``lower`` (a lower-case word) written classically where a later or older edition spells it otherwise (*coelo*:
+    *caelo*, *volnera*: *vulnera*; :data:`_CLASSICAL_SPELLINGS`)."""
     for later, classical in _CLASSICAL_SPELLINGS:
         respelled = later.sub(classical, lower, count=1)
         if respelled != lower:
