@@ -78,6 +78,7 @@ WRITERS = [
     ["compare", "{a}", "{b}", "--json", "{dir}/x.json"],
     ["leaderboard", "--out", "{dir}/lb.md"],
     ["ranker-report", "--save-run", "{dir}/x.run"],
+    ["transfer-report", "--save-run", "{dir}/x.run"],
     ["train-ranker", "--out", "{dir}/m.txt"],
 ]
 

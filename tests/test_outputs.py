@@ -133,10 +133,12 @@ def test_commands_refuse_to_write_over_a_run_they_read(tmp_path, capsys, argv):
 
 
 def test_figures_refuses_a_readme_among_its_results_before_the_run(tmp_path, monkeypatch, capsys):
+    from latin_intertext.cli.figures import BLOCKS
+
     monkeypatch.setattr("latin_intertext.cli.figures._run", _never)
     readme = tmp_path / "results" / "leaderboard.md"
     readme.parent.mkdir()
-    readme.write_text("".join(f"<!-- figures:{n} -->\nold\n<!-- /figures:{n} -->\n" for n in ("dataset", "leaderboard", "ranker")))
+    readme.write_text("".join(f"<!-- figures:{n} -->\nold\n<!-- /figures:{n} -->\n" for n in BLOCKS))
     assert main(["figures", "--readme", str(readme), "--out-dir", str(tmp_path / "results")]) == 1
     assert "leaderboard.mdisreadbythiscommand" in squash(capsys.readouterr().err)
 

@@ -180,7 +180,7 @@ def test_save_vectors_lands_whole_or_not_at_all(tmp_path, monkeypatch):
     np.testing.assert_array_equal(vectors.load_vectors(tmp_path / "v.kv")["w7"], kv["w7"])
 
 
-README = "# R\n\n<!-- figures:dataset -->\nold\n<!-- /figures:dataset -->\n<!-- figures:leaderboard -->\nold\n<!-- /figures:leaderboard -->\n<!-- figures:ranker -->\nold\n<!-- /figures:ranker -->\n"
+README = "# R\n\n" + "".join(f"<!-- figures:{name} -->\nold\n<!-- /figures:{name} -->\n" for name in ("dataset", "leaderboard", "ranker", "transfer"))
 
 
 @pytest.mark.parametrize("readme, message", [(None, "READMEnotfound"), ("# no blocks\n", "figures:dataset-->")])

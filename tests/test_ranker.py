@@ -933,3 +933,16 @@ def test_stage_one_cuts_ties_by_a_checksum_of_the_text_never_by_corpus_order():
     assert _top(values, 3, np.array([0, 0, 10, 20, 30, 40])).tolist() == [1, 2, 3]
     assert sorted(_top(values, 9, text_order).tolist()) == [1, 2, 3, 4, 5]  # fewer than n: every positive line
     assert _top(values, 0, text_order).tolist() == []  # a channel asked for no lines gives none
+
+
+def test_a_model_fitted_on_one_corpus_searches_another_as_if_indexed_there(fitted, corpus, bench):
+    """`use_model_of` moves the fitted members, not the index: the same run as the ranker fitted on one corpus and
+    then indexed on the other (the transfer check searches Valerius Flaccus with models fitted on the four epics)."""
+    other = make_corpus([line for line in LINES if line[0] == "Vates"])
+    moved = small_ranker().index(other).use_model_of(fitted)
+    reindexed = small_ranker().index(corpus).fit(bench.subset(TRAIN)).index(other)
+    run = moved.search(texts(), k=6)
+    assert run == reindexed.search(texts(), k=6)
+    assert set(run["q7"]) <= {d.id for d in other} and next(iter(run["q7"])) == "hymni-1-5"  # the planted parallel, first
+    with pytest.raises(LatinIntertextError, match="Cannot use a model of features"):
+        small_ranker(drop_families=("sound",)).index(other).use_model_of(fitted)

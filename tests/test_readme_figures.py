@@ -16,6 +16,7 @@ import pytest
 from published import RESULTS, leaderboard
 
 from latin_intertext.evaluate.ranker_report import NESTED_LABEL
+from latin_intertext.evaluate.stats import format_p
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -63,7 +64,19 @@ def _expected() -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("sentence", _expected())
+def _expected_transfer() -> list[str]:
+    report = json.loads((RESULTS / "transfer-report.json").read_text(encoding="utf-8"))
+    ranker, best = report["scores"]["evidence-ranker"], report["best_baseline"]
+    ndcg, recall = (next(t for t in report["paired_tests"] if t["metric"] == m) for m in ("ndcg_at_10", "recall_at_100"))
+    return [
+        f"all {report['corpus_lines']:,} lines of Valerius Flaccus' *Argonautica*",
+        f"the {len(report['left_out'])} epic lines cited from passages of two folds are left out",
+        f"nDCG@10 {ranker['ndcg_at_10']:.3f} against `{best}`'s {report['scores'][best]['ndcg_at_10']:.3f} ({ndcg['diff']:+.3f}, p {format_p(ndcg['p_randomization'])}; "
+        f"span-group p {format_p(ndcg['p_randomization_span_groups'])}), Recall@100 {ranker['recall_at_100']:.3f} against {report['scores'][best]['recall_at_100']:.3f}",
+    ]
+
+
+@pytest.mark.parametrize("sentence", _expected() + _expected_transfer())
 def test_readme_prose_quotes_the_generated_figures(sentence):
     assert sentence in _prose(), f"README prose should read {sentence!r}, as docs/results now says"
 
@@ -76,6 +89,15 @@ def test_the_published_report_has_the_layout_ranker_report_writes():
 
     published = json.loads((RESULTS / "ranker-report.json").read_text(encoding="utf-8"))
     assert list(published) == [f.name for f in fields(RankerReport) if f.name != "run"]
+
+
+def test_the_published_transfer_report_has_the_layout_transfer_report_writes():
+    from dataclasses import fields
+
+    from latin_intertext.evaluate.transfer import TransferReport
+
+    published = json.loads((RESULTS / "transfer-report.json").read_text(encoding="utf-8"))
+    assert list(published) == [f.name for f in fields(TransferReport) if f.name != "run"]
 
 
 def test_the_readme_counts_the_lemmatiser_s_corrections_as_the_table_holds_them():

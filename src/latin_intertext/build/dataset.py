@@ -99,7 +99,7 @@ def query_id(start: int, end: int, book: int = VF_BOOK) -> str:
     return f"vf-{book}-{start}-{end}"
 
 
-def _book_files(root: Path, stem: str, part: str = "*") -> list[Path]:
+def book_files(root: Path, stem: str, part: str = "*") -> list[Path]:
     files = sorted(root.glob(f"naacl2021/texts/{stem}.part.{part}.tess"), key=lambda p: int(p.suffixes[-2].lstrip(".")))
     if not files:
         raise InputError(f"{root / 'naacl2021/texts'}: no {stem}.part.N.tess files", hint="Point --sources at a mirror laid out like ../shared/sources.")
@@ -108,7 +108,7 @@ def _book_files(root: Path, stem: str, part: str = "*") -> list[Path]:
 
 def _read_texts(root: Path, stem: str, report: BuildReport, part: str = "*") -> list[TessText]:
     texts = []
-    for path in _book_files(root, stem, part):
+    for path in book_files(root, stem, part):
         text = parse_tess(path, require_book_line=True, display=str(path.relative_to(root)))
         report.files_read += 1
         report.skipped.extend(text.skipped)

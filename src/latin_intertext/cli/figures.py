@@ -18,13 +18,13 @@ from typing import Annotated
 import typer
 
 from latin_intertext.cli import app, main, make_console, write_and_say
-from latin_intertext.cli.options import DatasetOpt, dataset_folder
+from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import check_outputs
 
 err = make_console(stderr=True)
-BLOCKS = ("dataset", "leaderboard", "ranker")
-RESULTS = ("leaderboard.md", "leaderboard.png", "ranker-report.md", "ranker-report.png", "ranker-report.json")
+BLOCKS = ("dataset", "leaderboard", "ranker", "transfer")
+RESULTS = ("leaderboard.md", "leaderboard.png", "ranker-report.md", "ranker-report.png", "ranker-report.json", "transfer-report.md", "transfer-report.json")
 
 
 def splice(readme: str, name: str, body: str) -> str:
@@ -49,8 +49,9 @@ def figures(
     readme: Annotated[Path, typer.Option("--readme", help="The README whose <!-- figures:NAME --> blocks are filled.")] = Path("README.md"),
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the full reports and plots go.")] = Path("docs/results"),
     cv: Annotated[int, typer.Option("--cv", min=2, help="Grouped folds for the learned retrievers and the ranker report.")] = 5,
+    sources: SourcesOpt = None,
 ) -> None:
-    """Regenerate the dataset table, the leaderboard and the ranker report, and write them into the README."""
+    """Regenerate the dataset table, the leaderboard, the ranker report and the transfer report, and write them into the README."""
     dataset = dataset_folder(dataset)
     _check_readme(readme)
     check_outputs(*(out_dir / name for name in RESULTS), option="--out-dir", inputs=[readme])
@@ -61,6 +62,9 @@ def figures(
         blocks["leaderboard"] = _without_title((work / "leaderboard.md").read_text(encoding="utf-8"))
         _run(["ranker-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "ranker-report.md"), "--json", str(work / "ranker-report.json")])
         blocks["ranker"] = (work / "ranker-report.md").read_text(encoding="utf-8")
+        _run(["transfer-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "transfer-report.md"), "--json", str(work / "transfer-report.json")]
+             + (["--sources", str(sources)] if sources else []))
+        blocks["transfer"] = (work / "transfer-report.md").read_text(encoding="utf-8")
         text = readme.read_text(encoding="utf-8")
         for name, body in blocks.items():
             text = splice(text, name, body)

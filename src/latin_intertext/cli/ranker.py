@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from latin_intertext.cli import app, make_console, write_and_say
-from latin_intertext.cli.options import DatasetOpt, dataset_folder
+from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder
 from latin_intertext.outputs import beside, check_outputs, write_json
 
 err = make_console(stderr=True)
@@ -78,3 +78,37 @@ def ranker_report(
         from latin_intertext.cli.evaluation import note_unlisted
 
         note_unlisted(result.run, bench)
+
+
+@app.command("transfer-report")
+def transfer_report(
+    dataset: DatasetOpt = None,
+    sources: SourcesOpt = None,
+    cv: Annotated[int, typer.Option("--cv", min=2, help="Number of grouped folds.")] = 5,
+    out: Annotated[Optional[Path], typer.Option(help="Write the markdown report here.")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the figures as JSON here.")] = None,
+    save_run: Annotated[Optional[Path], typer.Option("--save-run", help="Write the ranker's run of the reversed queries (TREC format).")] = None,
+) -> None:
+    """The gold read backwards: cited epic lines search all of Valerius Flaccus, the ranker fitted out of fold on the benchmark."""
+    from rich.progress import Progress
+
+    from latin_intertext.benchmark import load_benchmark
+    from latin_intertext.evaluate.runs import write_trec_run
+    from latin_intertext.evaluate.transfer import build_transfer_report, query_text_files, to_markdown, transfer_baselines
+    from latin_intertext.serve.corpora import tess_corpus
+    from latin_intertext.sources.manifest import resolve_sources
+
+    dataset = dataset_folder(dataset)
+    check_outputs(out, json_out, save_run, inputs=[dataset])
+    bench = load_benchmark(dataset)
+    corpus = tess_corpus(query_text_files(resolve_sources(sources))).lines
+    with Progress(console=err) as bar:
+        task = bar.add_task("searching the reversed queries", total=1 + len(transfer_baselines()))
+        report = build_transfer_report(bench, corpus, cv, on_step=lambda name: bar.update(task, advance=1, description=name))
+    markdown = to_markdown(report)
+    print(markdown)
+    write_and_say(
+        (out, lambda tmp: tmp.write_text(markdown, encoding="utf-8")),
+        (json_out, lambda tmp: write_json(report.to_json(), tmp)),
+        (save_run, lambda tmp: write_trec_run(report.run, tmp, tag="evidence-ranker-transfer")),
+    )

@@ -165,6 +165,15 @@ class EvidenceRanker(LearnedRetriever):
         self._use_index(other._lines)
         return self
 
+    def use_model_of(self, other: "EvidenceRanker") -> "EvidenceRanker":
+        """Score with ``other``'s fitted members: a model fitted on one corpus searching another, as `search` does
+        with the shipped model (`transfer-report` so tests it)."""
+        if other.feature_names != self.feature_names:
+            raise LatinIntertextError(f"Cannot use a model of features {other.feature_names} for features {self.feature_names}.")
+        self._boosters, self._trained_features = other._boosters, other._trained_features
+        self.clear_cache()
+        return self
+
     def _background_idf(self):
         """Lemma rarity in the Tesserae Latin corpus (612 texts: all but the queries' own): rare in all of Latin, not just in this corpus."""
         if self.background is None:
