@@ -96,3 +96,13 @@ def test_a_learned_baseline_is_not_moved_to_another_corpus_and_says_why():
     bench = small_bench({"vf-1-1-2": {"poeta-1-1": 1}, "vf-1-10-10": {}, "vf-1-30-30": {}})
     with pytest.raises(LatinIntertextError, match="word2vec-tuned chooses its settings .* only the evidence ranker is moved"):
         reversed_run("word2vec-tuned", bench, reversed_task(bench, FOLDS, VF), FOLDS)
+
+
+def test_transfer_report_names_a_wrong_sources_folder_before_loading_anything(tmp_path, capsys):
+    from conftest import squash
+
+    from latin_intertext.cli import main
+
+    assert main(["transfer-report", "--sources", str(tmp_path / "nowhere"), "--dataset", str(tmp_path / "no-dataset")]) == 1
+    err = squash(capsys.readouterr().err)
+    assert "--sourcespointsto" in err and "nowhere" in err and "no-dataset" not in err

@@ -100,8 +100,8 @@ def transfer_report(
 
     dataset = dataset_folder(dataset)
     check_outputs(out, json_out, save_run, inputs=[dataset])
+    corpus = tess_corpus(query_text_files(resolve_sources(sources))).lines  # a wrong --sources is told before the benchmark loads
     bench = load_benchmark(dataset)
-    corpus = tess_corpus(query_text_files(resolve_sources(sources))).lines
     with Progress(console=err) as bar:
         task = bar.add_task("searching the reversed queries", total=1 + len(transfer_baselines()))
         report = build_transfer_report(bench, corpus, cv, on_step=lambda name: bar.update(task, advance=1, description=name))
