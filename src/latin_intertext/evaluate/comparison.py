@@ -9,7 +9,7 @@ import numpy as np
 
 from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.metrics import HEADLINE, Evaluation
-from latin_intertext.evaluate.stats import RESAMPLES, SEED, PairedTest, paired_test
+from latin_intertext.evaluate.stats import RESAMPLES, SEED, PairedTest, format_p, paired_test
 
 PLOTTED = ("ndcg_at_10", "nDCG@10")
 
@@ -34,6 +34,21 @@ def span_group_json(test: PairedTest) -> dict:
     """A test's span-group figures under the names every report gives them."""
     grouped = test.ci95_clusters
     return {"ci95_span_groups": grouped and grouped.as_list(), "p_randomization_span_groups": test.p_randomization_clusters}
+
+
+def paired_tests_markdown(tests: Sequence[dict], name: str) -> list[str]:
+    """The table of ``name``'s paired tests against a baseline (rows as :func:`test_json` writes them)."""
+    lines = [f"| metric | {name} | baseline | difference [95% CI] | randomization p | bootstrap p | 95% CI, span groups | span-group p |", "|---|---|---|---|---|---|---|---|"]
+    for t in tests:
+        grouped = t["ci95_span_groups"]
+        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} "
+                     f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_span_groups'])} |")
+    return lines
+
+
+def skipped_markdown(skipped: Sequence[dict]) -> list[str]:
+    """What could not run here, each with its reason (none: no line)."""
+    return ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason'].rstrip('.')})" for s in skipped) + "."] if skipped else []
 
 
 def plot_differences(a: Evaluation, b: Evaluation, test: PairedTest, path: Path | str, names: tuple[str, str] = ("A", "B")) -> Path:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
-from latin_intertext.benchmark import Benchmark, Run
+from latin_intertext.benchmark import Benchmark, Qrels, Run
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import Fold, cross_validate, grouped_folds
+from latin_intertext.evaluate.metrics import Evaluation, evaluate_run
 from latin_intertext.retrieve.base import REGISTRY, make_retriever, resolve_name
 
 
@@ -51,3 +52,22 @@ def run_retriever(
         folds = []
         run = make_retriever(name).index(bench.corpus).search(bench.query_texts, k, progress)
     return RetrievalResult(name, run, time.perf_counter() - start, folds)
+
+
+def evaluate_baselines(
+    names: Sequence[str], run_of: Callable[[str], Run], qrels: Qrels, on_step: Callable[[str], None] | None = None
+) -> tuple[dict[str, Evaluation], list[dict], str]:
+    """Each baseline's evaluation of ``run_of(name)``, the baselines that cannot run here (no word vectors, no dense
+    extra) with the reason, and the best by nDCG@10: what a learned retriever is tested against."""
+    evaluations: dict[str, Evaluation] = {}
+    skipped: list[dict] = []
+    for name in names:
+        try:
+            evaluations[name] = evaluate_run(run_of(name), qrels)
+        except (ImportError, LatinIntertextError) as exc:
+            skipped.append({"name": name, "reason": str(exc)})
+        if on_step:
+            on_step(name)
+    if not evaluations:
+        raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
+    return evaluations, skipped, max(evaluations, key=lambda n: evaluations[n].means["ndcg_at_10"])

@@ -12,9 +12,9 @@ from typing import Callable
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS, ORACLE_LABEL, PAIRED, REPORTED, Variant, learning_curve, variants
-from latin_intertext.evaluate.comparison import compare_evaluations, span_group_json, test_json
+from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, span_group_json, test_json
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_ids
-from latin_intertext.evaluate.execute import run_retriever
+from latin_intertext.evaluate.execute import evaluate_baselines, run_retriever
 from latin_intertext.evaluate.lexical_evidence import candidate_recall, found_depth, gold_by_evidence, lexical_ceiling
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.evaluate.nested import nested_cross_validation
@@ -100,19 +100,12 @@ def build_ranker_report(
         row["vs_full"]["p_holm"] = p  # corrected for every row tested, the oracle's included
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
     ci_groups = {m: cluster_bootstrap_ci(main_eval.per_query[m], clusters)[0] for m in REPORTED}
-    baseline_scores = {}
-    for name in baselines or registered_baselines():
-        try:
-            learned = REGISTRY[resolve_name(name)].learned
-            run = run_retriever(name, bench, 1000, cv=n_folds if learned else None).run  # out of fold on the same grouped folds
-        except (ImportError, LatinIntertextError) as exc:
-            skipped.append({"name": name, "reason": str(exc)})
-        else:
-            baseline_scores[name] = evaluate_run(run, bench.qrels)
-        step(name)
-    if not baseline_scores:
-        raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
-    best = max(baseline_scores, key=lambda n: baseline_scores[n].means["ndcg_at_10"])
+    def run_of(name: str) -> Run:
+        learned = REGISTRY[resolve_name(name)].learned
+        return run_retriever(name, bench, 1000, cv=n_folds if learned else None).run  # out of fold on the same grouped folds
+
+    baseline_scores, skipped_baselines, best = evaluate_baselines(baselines or registered_baselines(), run_of, bench.qrels, step)
+    skipped += skipped_baselines
     tests = compare_evaluations(main_eval, baseline_scores[best], clusters, REPORTED)
     nested_json: dict = {}
     if nested_grid:
@@ -209,13 +202,8 @@ def to_markdown(report: RankerReport) -> str:
             spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
             lines.append(f"| {row['training_queries']:.0f} | {row['share']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report.best_baseline}`, of {', '.join(f'`{n}`' for n in report.baselines)} (10,000 resamples):", ""]
-    lines += ["| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | bootstrap p | 95% CI, span groups | span-group p |", "|---|---|---|---|---|---|---|---|"]
-    for t in report.paired_tests:
-        grouped = t["ci95_span_groups"]
-        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} "
-                     f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_span_groups'])} |")
-    if report.skipped:
-        lines += ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason']})" for s in report.skipped) + "."]
+    lines += paired_tests_markdown(report.paired_tests, "evidence-ranker")
+    lines += skipped_markdown(report.skipped)
     return "\n".join(lines) + "\n"
 
 

@@ -17,10 +17,11 @@ from typing import Callable, Sequence
 
 from latin_intertext.benchmark import Benchmark, CorpusLine, Qrels, Run
 from latin_intertext.evaluate.ablation import REPORTED
-from latin_intertext.evaluate.comparison import compare_evaluations, test_json
+from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, test_json
 from latin_intertext.evaluate.cv import Fold, grouped_folds, span_group_ids, training_ids
-from latin_intertext.evaluate.metrics import Evaluation, evaluate_run
-from latin_intertext.evaluate.stats import bootstrap_ci, format_p
+from latin_intertext.evaluate.execute import evaluate_baselines
+from latin_intertext.evaluate.metrics import evaluate_run
+from latin_intertext.evaluate.stats import bootstrap_ci
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, check_needs, make_retriever, resolve_name
@@ -123,24 +124,12 @@ def build_transfer_report(
     step = on_step or (lambda _s: None)
     folds = grouped_folds(bench.queries, n_folds)
     task = reversed_task(bench, folds, corpus)
-    evaluations: dict[str, Evaluation] = {}
-    runs: dict[str, Run] = {}
-    skipped = []
-    for name in [RANKER, *(baselines if baselines is not None else transfer_baselines())]:
-        try:
-            runs[name] = reversed_run(name, bench, task, folds)
-        except (ImportError, LatinIntertextError) as exc:
-            if name == RANKER:
-                raise
-            skipped.append({"name": name, "reason": str(exc)})
-        else:
-            evaluations[name] = evaluate_run(runs[name], task.qrels)
-        step(name)
-    others = [name for name in evaluations if name != RANKER]
-    if not others:
-        raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
-    best = max(others, key=lambda n: evaluations[n].means["ndcg_at_10"])
-    ranker = evaluations[RANKER]
+    run = reversed_run(RANKER, bench, task, folds)
+    ranker = evaluate_run(run, task.qrels)
+    step(RANKER)
+    names = baselines if baselines is not None else transfer_baselines()
+    evaluations, skipped, best = evaluate_baselines(names, lambda name: reversed_run(name, bench, task, folds), task.qrels, step)
+    evaluations = {RANKER: ranker, **evaluations}
     clusters = [task.cluster_of[q] for q in ranker.query_ids]
     return TransferReport(
         folds=[f.describe() for f in folds],
@@ -153,7 +142,7 @@ def build_transfer_report(
         best_baseline=best,
         paired_tests=[test_json(t) for t in compare_evaluations(ranker, evaluations[best], clusters, REPORTED)],
         skipped=skipped,
-        run=runs[RANKER],
+        run=run,
     )
 
 
@@ -172,16 +161,9 @@ def to_markdown(report: TransferReport) -> str:
         shown = f"**{name}**" if name == RANKER else name
         lines.append(f"| {shown} | {means['ndcg_at_10']:.4f} [{low:.4f}, {high:.4f}] | {means['recall_at_100']:.4f} | {means['map']:.4f} | {means['recall_at_1000']:.4f} |")
     lines += ["", f"Paired tests of `{RANKER}` against the best baseline here by nDCG@10, `{report.best_baseline}` (10,000 resamples; span groups: "
-              "the reversed queries of chained passages together):", "",
-              "| metric | evidence-ranker | baseline | difference [95% CI] | randomization p | 95% CI, span groups | span-group p |",
-              "|---|---|---|---|---|---|---|"]
-    for t in report.paired_tests:
-        low, high = t["ci95"]
-        g_low, g_high = t["ci95_span_groups"]
-        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{low:+.4f}, {high:+.4f}] | "
-                     f"{format_p(t['p_randomization'])} | [{g_low:+.4f}, {g_high:+.4f}] | {format_p(t['p_randomization_span_groups'])} |")
-    if report.skipped:
-        lines += ["", "Not run here: " + "; ".join(f"`{s['name']}` ({s['reason'].rstrip('.')})" for s in report.skipped) + "."]
+              "the reversed queries of chained passages together):", ""]
+    lines += paired_tests_markdown(report.paired_tests, RANKER)
+    lines += skipped_markdown(report.skipped)
     return "\n".join(lines) + "\n"
 
 
