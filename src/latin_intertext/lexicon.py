@@ -47,6 +47,24 @@ _FALSE_PARSES = frozenset(
      ("ire", "ira"), ("ire", "iris"), ("sed", "sui"), ("si", "sui"), ("tum", "tu"), ("tua", "tuor"), ("tuo", "tuor"),
      ("at", "aio"), ("aut", "autus"), ("dum", "dumus"), ("ubi", "ubius"), ("an", "anus"), ("simul", "simulus"),
      ("tot", "totus"), ("super", "supo")}
+    # Frequent forms of verse read as forms of another frequent word by a paradigm that does not have them (lemmatiser
+    # v18): *vos*, *viri* or *via* as *vis*, *ferre* as *ferrum*, *terris* and *ter* as *tero*, *subit* as *suo*, *unde* as
+    # *unda*, *sine* as *sinus*, *vel* as *velum*, *more* as *mora*, *ponto* as *pono*, *patris* as *patior*, *colla* as
+    # *collis*, *miles* as *mille*, *sola* as *sol*, *solus* as *solvo*, *orbis* as *oro*, *comes* as *coma*, *fama* as
+    # *fames*, *aura*, *auris* and *aurum* as one another, and the cases of *ventus* as the impersonal participle of *venio*.
+    | {("uos", "uis"), ("uiri", "uis"), ("uirum", "uis"), ("uiris", "uis"), ("uiros", "uis"), ("uia", "uis"), ("uisa", "uis"),
+       ("ferre", "ferrum"), ("ferre", "ferreus"), ("ferit", "fero"), ("feris", "fero"), ("terris", "tero"), ("ter", "tero"),
+       ("subit", "suo"), ("unde", "unda"), ("ita", "eo"), ("ea", "eo"), ("ei", "eo"), ("sine", "sinus"), ("sine", "sinum"),
+       ("uel", "uelum"), ("more", "mora"), ("more", "morior"), ("more", "morum"), ("more", "morus"), ("mora", "mos"),
+       ("moras", "mos"), ("mores", "mora"), ("mori", "mos"), ("morum", "ego"), ("ponto", "pono"), ("patris", "patior"),
+       ("patrem", "patior"), ("patres", "patior"), ("patria", "pater"), ("colla", "collis"), ("miles", "mille"),
+       ("solus", "soluo"), ("sola", "sol"), ("solum", "sol"), ("sol", "solus"), ("sol", "solum"), ("sole", "soleo"),
+       ("sole", "solus"), ("orbis", "oro"), ("oris", "oro"), ("ore", "oro"), ("ore", "orior"), ("ore", "ora"), ("orba", "orbis"),
+       ("comes", "coma"), ("comes", "comis"), ("comes", "come"), ("fama", "fames"), ("fames", "fama"), ("aura", "auris"),
+       ("aura", "aurum"), ("aurum", "aura"), ("aurum", "auris"), ("auris", "aura"), ("auris", "aurum"), ("auras", "auris"),
+       ("aures", "aura"), ("aures", "aureus"), ("agris", "ago"), ("fida", "fides"), ("diu", "diuus"), ("diu", "diuum"),
+       ("alis", "alius"), ("mensis", "mens"), ("uentus", "uenio"), ("uenti", "uenio"), ("uento", "uenio"), ("uentis", "uenio"),
+       ("uentos", "uenio"), ("uentorum", "uenio")}
 )
 
 
@@ -135,12 +153,24 @@ def _gerundive_verbs(analyzer, lemma: str) -> frozenset[str]:
 
 def _verbs_of(analyzer, stem: str, verb_forms: list[str]) -> frozenset[str]:
     """The lemmas of the first of ``verb_forms`` that Words knows as a verb beginning with ``stem`` (*miserat*, looked
-    up for *miserandus*, is also *mitto*'s; *pauit*, looked up for *pauens* after *pauet*, is *pasco*'s)."""
+    up for *miserandus*, is also *mitto*'s; *pauit*, looked up for *pauens* after *pauet*, is *pasco*'s), leaving out
+    the first conjugation's unless the forms are its own (*-at*)."""
+    first_conjugation = frozenset() if verb_forms[:1] == [stem + "at"] else _first_conjugation(analyzer, stem)
     for form in verb_forms:
-        verbs = frozenset(verb for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
+        verbs = frozenset(verb for verb in _lookup_form(analyzer, form) if verb.startswith(stem)) - first_conjugation
         if verbs:
             return verbs
     return frozenset()
+
+
+def _first_conjugation(analyzer, stem: str) -> frozenset[str]:
+    """Verbs of the first conjugation on ``stem`` (those with an infinitive *stem-ari* or a perfect *stem-avit*): a
+    participle in -ens or a gerundive in -endus is none of theirs, though their subjunctive *paret* looks like the
+    third person the participle's verb is looked up by (*parens* is *pareo*'s, not *paro*'s; lemmatiser v18). A
+    headword that is also a verb of another conjugation (*lego*, *legare* and *legere*; *volo*, *volare* and *velle*)
+    keeps its participles: Words files both under one lemma, so one with *stem-it*, *stem-itur* or *stem-unt* stays."""
+    first = _lookup_form(analyzer, stem + "ari") | _lookup_form(analyzer, stem + "avit")
+    return first - {verb for ending in ("it", "itur", "unt") for verb in _lookup_form(analyzer, stem + ending)}
 
 
 @lru_cache(maxsize=WORD_CACHE)
@@ -164,7 +194,7 @@ def _lookup_form(analyzer, norm: str) -> frozenset[str]:
             for lemma in found:
                 lemma = fold(lemma)
                 lemma = _PRONOUN_STEMS.get(lemma, lemma)
-                if len(lemma) >= 2 and lemma.isalpha() and (spelling, lemma) not in _FALSE_PARSES:
+                if len(lemma) >= 2 and lemma.isalpha() and (norm, lemma) not in _FALSE_PARSES:
                     lemmas.add(lemma)
             return frozenset(lemmas)
     return frozenset()
