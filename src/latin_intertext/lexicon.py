@@ -155,14 +155,16 @@ def _verbs_of(analyzer, stem: str, verb_forms: list[str]) -> frozenset[str]:
     """The lemmas of the first of ``verb_forms`` that Words knows as a verb beginning with ``stem`` (*miserat*, looked
     up for *miserandus*, is also *mitto*'s; *pauit*, looked up for *pauens* after *pauet*, is *pasco*'s), leaving out
     the first conjugation's unless the forms are its own (*-at*)."""
-    first_conjugation = frozenset() if verb_forms[:1] == [stem + "at"] else _first_conjugation(analyzer, stem)
     for form in verb_forms:
-        verbs = frozenset(verb for verb in _lookup_form(analyzer, form) if verb.startswith(stem)) - first_conjugation
+        verbs = frozenset(verb for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
+        if verbs and form != stem + "at":
+            verbs -= _first_conjugation(analyzer, stem)
         if verbs:
             return verbs
     return frozenset()
 
 
+@lru_cache(maxsize=WORD_CACHE)
 def _first_conjugation(analyzer, stem: str) -> frozenset[str]:
     """Verbs of the first conjugation on ``stem`` (those with an infinitive *stem-ari* or a perfect *stem-avit*): a
     participle in -ens or a gerundive in -endus is none of theirs, though their subjunctive *paret* looks like the
