@@ -65,6 +65,14 @@ _FALSE_PARSES = frozenset(
        ("aures", "aura"), ("aures", "aureus"), ("agris", "ago"), ("fida", "fides"), ("diu", "diuus"), ("diu", "diuum"),
        ("alis", "alius"), ("mensis", "mens"), ("uentus", "uenio"), ("uenti", "uenio"), ("uento", "uenio"), ("uentis", "uenio"),
        ("uentos", "uenio"), ("uentorum", "uenio")}
+    # Lemmatiser v19: *preces* as *precor*, *mora* and *moras* as *moror*, *fas* as *for*, *parere* as *paro*, *deum* as
+    # *dea*, *subit* as *subitus*, *metus* and *metu* as *metuo*, *metum* as *meta*, *mei* as *meio*, *ingens* as
+    # *ingeno*, *virus* as *vir*; and the possessives' cases that are none of the personal pronoun's (*tuos* as *tu*,
+    # *nostris* as *nos*, *vestris* as *vos* or *vestio*), where the genitives *tui*, *nostri*, *vestrum* are.
+    | {("preces", "precor"), ("mora", "moror"), ("moras", "moror"), ("fas", "for"), ("parere", "paro"), ("deum", "dea"),
+       ("subit", "subitus"), ("metus", "metuo"), ("metu", "metuo"), ("metum", "meta"), ("mei", "meio"), ("ingens", "ingeno"),
+       ("uirus", "uir"), ("tuos", "tu"), ("nostris", "nos"), ("nostrorum", "nos"), ("uestris", "uos"), ("uestris", "uestio"),
+       ("uestri", "uestio")}
 )
 
 
@@ -159,6 +167,8 @@ def _verbs_of(analyzer, stem: str, verb_forms: list[str]) -> frozenset[str]:
         verbs = frozenset(verb for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
         if verbs and form != stem + "at":
             verbs -= _first_conjugation(analyzer, stem)
+        if verbs and form == stem + "it" and stem + "et" in verb_forms:
+            verbs &= _third_conjugation(analyzer, stem)
         if verbs:
             return verbs
     return frozenset()
@@ -173,6 +183,14 @@ def _first_conjugation(analyzer, stem: str) -> frozenset[str]:
     keeps its participles: Words files both under one lemma, so one with *stem-it*, *stem-itur* or *stem-unt* stays."""
     first = _lookup_form(analyzer, stem + "ari") | _lookup_form(analyzer, stem + "avit")
     return first - {verb for ending in ("it", "itur", "unt") for verb in _lookup_form(analyzer, stem + ending)}
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def _third_conjugation(analyzer, stem: str) -> frozenset[str]:
+    """Verbs of the third conjugation on ``stem`` (a third person plural *stem-unt* or *stem-untur*): the only ones
+    whose participle in -ens (not -iens) has a third person *stem-it* (*furens*, *furit*). *potit* is *potior*'s,
+    whose participle is *potiens*: *potens* is none of its forms (lemmatiser v19)."""
+    return _lookup_form(analyzer, stem + "unt") | _lookup_form(analyzer, stem + "untur")
 
 
 @lru_cache(maxsize=WORD_CACHE)
