@@ -162,7 +162,8 @@ def _gerundive_verbs(analyzer, lemma: str) -> frozenset[str]:
 def _verbs_of(analyzer, stem: str, verb_forms: list[str]) -> frozenset[str]:
     """The lemmas of the first of ``verb_forms`` that Words knows as a verb beginning with ``stem`` (*miserat*, looked
     up for *miserandus*, is also *mitto*'s; *pauit*, looked up for *pauens* after *pauet*, is *pasco*'s), leaving out
-    the first conjugation's unless the forms are its own (*-at*)."""
+    the first conjugation's unless the forms are its own (*-at*), and, where a participle in -ens reaches *-it* (the
+    forms hold *-et* too), every verb but the third conjugation's (:func:`_third_conjugation`)."""
     for form in verb_forms:
         verbs = frozenset(verb for verb in _lookup_form(analyzer, form) if verb.startswith(stem))
         if verbs and form != stem + "at":
