@@ -316,6 +316,39 @@ def test_a_greek_case_meets_its_name(form, other_form):
 
 
 @pytest.mark.parametrize(
+    "form, other_form",
+    [("Pallada", "Pallas"), ("Pallados", "Pallas"), ("Palladaque", "Pallas"), ("Troada", "Troas"), ("Phocidos", "Phocis"),
+     ("Aulida", "Aulis"), ("Pallada", "Palladis")],
+)
+def test_a_greek_case_in_ad_or_id_meets_a_nominative_that_is_a_headword(form, other_form):
+    """Lemmatiser v21: Whitaker's Words declines *Pallas*, *Troas*, *Phocis* as Latin nouns (*Palladis*, *Palladem*),
+    without the Greek *Pallada*, *Pallados*; the Greek case now also gets its nominative, where that is a name's headword."""
+    assert latin.lemma_candidates(form) & latin.lemma_candidates(other_form)
+
+
+@pytest.mark.parametrize("form, not_lemma", [("Aeneadis", "aeneas"), ("Enceladi", "encel"), ("Anchisiade", "anchis"),
+                                             ("Alcidis", "alces"), ("pallada", "pallas")])
+def test_a_latin_case_of_another_name_is_not_read_as_a_greek_one(form, not_lemma):
+    """Only the Greek endings -ada and -ados are read so: -adis, -adi and -ade are also Latin cases of other names
+    (*Aeneadis* is the Aeneadae's, *Enceladi* Enceladus'), and a lower-case word is no name."""
+    assert not_lemma not in latin.lemma_candidates(form)
+
+
+@pytest.mark.parametrize("comparative, positive", [("largius", "largus"), ("securius", "securus"), ("tristius", "tristis"),
+                                                   ("parcius", "parcus"), ("violentius", "violentus")])
+def test_a_comparative_in_ius_meets_its_positive(comparative, positive):
+    """Lemmatiser v21: simplemma files these under their comparative (*largior*, *securior*), Whitaker's Words lacks them."""
+    assert latin.lemma_candidates(comparative) & latin.lemma_candidates(positive)
+
+
+@pytest.mark.parametrize("form, not_lemma", [("potius", "potus"), ("largitur", "largus"), ("metior", "metus"),
+                                             ("morior", "morus"), ("Parius", "parus")])
+def test_a_form_in_ior_or_ius_that_is_no_comparative_keeps_its_own_lemmas(form, not_lemma):
+    """*potius* "rather" is a headword of its own; *largitur*, *metior*, *morior* are deponent verbs; *Parius* the Parian."""
+    assert not_lemma not in latin.lemma_candidates(form)
+
+
+@pytest.mark.parametrize(
     "form, other",
     [("Pelide", "pellis"), ("Atridum", "ater"), ("Acmon", "acmos"), ("Alcidis", "alces"), ("Aeneidis", "aeneus"),
      ("Phocidos", "phoca"), ("Caeneos", "caeno"), ("Simonidis", "simon"), ("inprouidi", "impr")],

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 20
+LEMMATISER_VERSION = 21
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -541,14 +541,40 @@ def _is_headword(form: str) -> bool:
     return _simplemma_lemma(form) == fold(form)
 
 
-def greek_id_stem(norm: str) -> str | None:
-    """For a name no lexicon knows that ends like a case of a Greek name in -is with a stem in -id- (*Thetidis*,
-    *Thetida*, *Briseidis*), the stem guessed for that nominative (*thet*, *bris*), as a further candidate lemma: the
-    form's own guessed stem (*thetid*) keeps meeting its other cases in -id-, and this one meets *Thetis*, *Thetin*."""
-    if not _GREEK_ID_CASE.search(norm) or is_known(norm):
+def comparative_positive(folded: str, lemma: str) -> str | None:
+    """The positive of a comparative in -ius (neuter or adverb) whose lemma is its comparative (*largius*, *securius*:
+    *largior*, *securior*), so that it meets its positive's other forms (*largus*, *securus*), as *altius* meets
+    *altus*; None for any other form: the other endings of a lemma in -ior are also a deponent verb's (*metior*,
+    *morior*, *largitur*), a form that is a headword itself is that word (*potius* "rather": no form of *potus*), and
+    the positive must be a headword of its own."""
+    if not lemma.endswith("ior") or not folded.endswith("ius") or folded in {canonical_lemma(c) for c in _lexicon().lookup(folded)}:
         return None
-    nominative = _GREEK_ID_CASE.sub("is", norm)
-    return None if is_known(nominative) else guess_stem(canonical_lemma(fold(nominative)))
+    for ending in ("us", "is"):
+        positive = lemma[:-3] + ending
+        if is_known(positive) and (positive == lemmatize(positive) or positive in {canonical_lemma(c) for c in _lexicon().lookup(positive)}):
+            return positive
+    return None
+
+
+# Thetidis, Thetida: cases of Thetis; Pallada, Pallados: of Pallas (only the Greek endings: *Aeneadis*, *Enceladi*,
+# *Anchisiade* are Latin cases of other names)
+_GREEK_STEM_CASE = re.compile(r"(?<=...)(?:id(?:is|i|em|a|e|os)|ad(?:a|os))$")
+
+
+def greek_case_lemmas(norm: str) -> frozenset[str]:
+    """For a name no lexicon knows that ends like a case of a Greek name with a stem in -id- or -ad- (*Thetidis*,
+    *Thetida*, *Pallada*, *Pallados*), that nominative's lemma as a name, as further candidate lemmas: the stem guessed
+    for it where no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is
+    a name's headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not where
+    the nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*) keeps
+    meeting its other cases."""
+    if (case := _GREEK_STEM_CASE.search(norm)) is None or is_known(norm):
+        return frozenset()
+    nominative = norm[: case.start()] + case.group()[0] + "s"
+    if not is_known(nominative):
+        return frozenset({guess_stem(canonical_lemma(fold(nominative)))})
+    headword = _name_headword(nominative, nominative)
+    return frozenset({headword}) if headword == canonical_lemma(nominative) else frozenset()
 
 
 def sense(folded: str, lemma: str) -> str:
@@ -786,8 +812,9 @@ def lemma_candidates(word: str) -> frozenset[str]:
     lexicon = _lexicon()
     name = _analyse(word, True)[1] if word[:1].isupper() else None  # in capitals throughout, a name is as likely
     alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
-    greek = greek_id_stem(norm) if word[:1].isupper() else None  # a name's case: not *inprouidi*, *retorridi*
-    return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else []), *([greek] if greek else [])})
+    greek = greek_case_lemmas(norm) if word[:1].isupper() else frozenset()  # a name's case: not *inprouidi*, *retorridi*
+    positive = None if word[:1].isupper() else comparative_positive(norm, lemma)  # *Parius* is the Parian, no *parus*
+    return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else []), *greek, *([positive] if positive else [])})
 
 
 _LATIN_SCRIPT = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]+")  # with accented letters and ligatures (æ, œ)
