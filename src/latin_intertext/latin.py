@@ -508,7 +508,7 @@ def _base_headword(folded: str, lemma: str) -> str:
     Deponent verbs (*patitur*: *patior*) keep their lemma: it is its own, and Words knows nothing else for the form."""
     if not _DERIVED_LEMMA.search(lemma) or _DERIVED_FORM.search(folded):
         return lemma
-    allowed = {canonical_lemma(candidate) for candidate in _lexicon().lookup(folded)}
+    allowed = _lexicon_lemmas(folded)
     base = _simplemma_lemma(lemma) or lemma
     if base != lemma and (base == folded or base in allowed):
         return base
@@ -519,7 +519,8 @@ def _base_headword(folded: str, lemma: str) -> str:
 
 
 _GREEK_EUS_CASE = re.compile(r"(?<=...)e(?:a|os|o)$")  # Nerea, Nereos, Nereo: cases of Nereus
-_GREEK_ID_CASE = re.compile(r"(?<=...)id(?:is|i|em|a|e|os)$")  # Colchidis, Colchida, Colchidos: cases of Colchis
+_GREEK_ID_ENDINGS = r"id(?:is|i|em|a|e|os)"
+_GREEK_ID_CASE = re.compile(rf"(?<=...){_GREEK_ID_ENDINGS}$")  # Colchidis, Colchida, Colchidos: cases of Colchis
 
 
 def _greek_nominatives(form: str) -> tuple[str, ...]:
@@ -541,24 +542,34 @@ def _is_headword(form: str) -> bool:
     return _simplemma_lemma(form) == fold(form)
 
 
+def _lexicon_lemmas(folded: str) -> set[str]:
+    """Whitaker's Words' lemmas for a folded form, spelt as :func:`canonical_lemma` spells them."""
+    return {canonical_lemma(candidate) for candidate in _lexicon().lookup(folded)}
+
+
+def _is_own_lemma(folded: str, written: str) -> bool:
+    """Whether a form (folded, and as written) is its own lemma for simplemma or among Whitaker's Words' lemmas for it."""
+    return folded == lemmatize(written) or folded in _lexicon_lemmas(folded)
+
+
 def comparative_positive(folded: str, lemma: str) -> str | None:
     """The positive of a comparative in -ius (neuter or adverb) whose lemma is its comparative (*largius*, *securius*:
     *largior*, *securior*), so that it meets its positive's other forms (*largus*, *securus*), as *altius* meets
     *altus*; None for any other form: the other endings of a lemma in -ior are also a deponent verb's (*metior*,
     *morior*, *largitur*), a form that is a headword itself is that word (*potius* "rather": no form of *potus*), and
     the positive must be a headword of its own."""
-    if not lemma.endswith("ior") or not folded.endswith("ius") or folded in {canonical_lemma(c) for c in _lexicon().lookup(folded)}:
+    if not lemma.endswith("ior") or not folded.endswith("ius") or folded in _lexicon_lemmas(folded):
         return None
     for ending in ("us", "is"):
         positive = lemma[:-3] + ending
-        if is_known(positive) and (positive == lemmatize(positive) or positive in {canonical_lemma(c) for c in _lexicon().lookup(positive)}):
+        if is_known(positive) and _is_own_lemma(positive, positive):
             return positive
     return None
 
 
 # Thetidis, Thetida: cases of Thetis; Pallada, Pallados: of Pallas (only the Greek endings: *Aeneadis*, *Enceladi*,
 # *Anchisiade* are Latin cases of other names)
-_GREEK_STEM_CASE = re.compile(r"(?<=...)(?:id(?:is|i|em|a|e|os)|ad(?:a|os))$")
+_GREEK_STEM_CASE = re.compile(rf"(?<=...)(?:{_GREEK_ID_ENDINGS}|ad(?:a|os))$")
 
 
 def greek_case_lemmas(norm: str) -> frozenset[str]:
@@ -572,7 +583,7 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
         return frozenset()
     nominative = norm[: case.start()] + case.group()[0] + "s"
     if not is_known(nominative):
-        return frozenset({guess_stem(canonical_lemma(fold(nominative)))})
+        return frozenset({guess_stem(canonical_lemma(nominative))})
     headword = _name_headword(nominative, nominative)
     return frozenset({headword}) if headword == canonical_lemma(nominative) else frozenset()
 
@@ -681,7 +692,7 @@ def _name_headword(norm: str, base: str) -> str | None:
     """The lemma of a form read as a name: a nominative in -us or -as that a lexicon has as a headword is its own
     lemma (*Pallas*, not simplemma's *palla* "robe"; *Argus*, not *Argo*; *Nisus*, not *nixus*), else its name reading.
     Other endings are left to the name reading: Whitaker's Words has oblique cases as headwords (*Iouis*, *Veneri*)."""
-    if _NAME_NOMINATIVE.search(norm) and (norm == lemmatize(base) or norm in {canonical_lemma(c) for c in _lexicon().lookup(norm)}):
+    if _NAME_NOMINATIVE.search(norm) and _is_own_lemma(norm, base):
         return canonical_lemma(norm)
     return name_lemma(base)
 
@@ -810,10 +821,11 @@ def lemma_candidates(word: str) -> frozenset[str]:
     asks for each form of a corpus again and again."""
     norm, lemma, _ = _analyse(word)
     lexicon = _lexicon()
-    name = _analyse(word, True)[1] if word[:1].isupper() else None  # in capitals throughout, a name is as likely
+    capitalised = word[:1].isupper()
+    name = _analyse(word, True)[1] if capitalised else None  # in capitals throughout, a name is as likely
     alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
-    greek = greek_case_lemmas(norm) if word[:1].isupper() else frozenset()  # a name's case: not *inprouidi*, *retorridi*
-    positive = None if word[:1].isupper() else comparative_positive(norm, lemma)  # *Parius* is the Parian, no *parus*
+    greek = greek_case_lemmas(norm) if capitalised else frozenset()  # a name's case: not *inprouidi*, *retorridi*
+    positive = None if capitalised else comparative_positive(norm, lemma)  # *Parius* is the Parian, no *parus*
     return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else []), *greek, *([positive] if positive else [])})
 
 
