@@ -326,6 +326,37 @@ def test_a_greek_case_in_ad_or_id_meets_a_nominative_that_is_a_headword(form, ot
     assert latin.lemma_candidates(form) & latin.lemma_candidates(other_form)
 
 
+@pytest.mark.parametrize(
+    "form, other_form, lemma",
+    [("Ismenos", "Ismenus", "ismenus"), ("Apidanos", "Apidani", "apidanus"), ("Tityos", "Tityon", "tityus"),
+     ("Dryadas", "Dryades", "dryas"), ("Eumenidas", "Eumenides", "eumenides"), ("Echinadas", "Echinades", "echinades"),
+     ("Pleiadas", "Pleiades", "pleias"), ("Haemon", "Haemonis", "haemon"), ("Lacon", "Lacones", "lacon"),
+     ("Sinon", "Sinonis", "sinon"), ("Pharon", "Pharos", "pharus")],
+)
+def test_a_greek_nominative_in_os_a_plural_in_das_and_a_name_in_on_meet_their_other_cases(form, other_form, lemma):
+    """Lemmatiser v22: *Ismenos* is *Ismenus*; *Dryadas* the plural *Dryades*; *Haemon* a nominative like *Haemonis*'s,
+    while an accusative in -on (*Pharon*) keeps meeting its -os."""
+    assert lemma in latin.lemma_candidates(form) & latin.lemma_candidates(other_form)
+
+
+@pytest.mark.parametrize("form, other_lemma", [("Haemon", "haemus"), ("Lacon", "lacus")])
+def test_a_name_in_on_keeps_the_greek_accusative_reading(form, other_lemma):
+    """*Haemon* may be *Haemus*' accusative as well: the new reading is added, not put in its place."""
+    assert latin.lemma_candidates(form) >= {other_lemma}
+    assert latin.lemmatize(form.lower()) == other_lemma
+
+
+def test_a_three_letter_stem_keeps_its_vowel_unless_that_makes_a_known_word():
+    """Lemmatiser v22: the eleven forms of *Aonius* share ``aoni`` (each was its own lemma); *Malea*, *Maleae* stay
+    apart from *male* "badly", and a stem of fewer than three letters is still not trusted."""
+    forms = ["Aonius", "Aonia", "Aoniae", "Aonium", "Aonios", "Aonias", "Aoniis", "Aonii", "Aoniam", "Aonio"]
+    assert {lemma for form in forms for lemma in latin.lemmas(form)} == {"aoni"}
+    assert latin.lemmas("Minyae Minyis") == ["miny", "miny"]
+    assert latin.guess_stem("malea") == "malea" and latin.guess_stem("maleae") == "maleae"
+    assert "male" not in latin.lemma_candidates("Maleae")
+    assert latin.guess_stem("idae") == "idae"
+
+
 @pytest.mark.parametrize("form, not_lemma", [("Aeneadis", "aeneas"), ("Enceladi", "encel"), ("Anchisiade", "anchis"),
                                              ("Alcidis", "alces"), ("pallada", "pallas")])
 def test_a_latin_case_of_another_name_is_not_read_as_a_greek_one(form, not_lemma):

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 21
+LEMMATISER_VERSION = 22
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -528,12 +528,15 @@ def _greek_nominatives(form: str) -> tuple[str, ...]:
     the cases of names in -eus (*Nerea*, *Nereos*: *Nereus*), and, where the lexicon has that nominative as a headword
     of its own, the genitive in -eos of a name in -es (*Aeeteos*: *Aeetes*, not *Caeneos*: *caenes*, a form of *caeno*)
     and the cases of a name in -is with a stem in -id- (*Colchidos*, *Colchida*: *Colchis*; not *Alcidis*: *alcis*, a
-    form of *alces*, nor *Aeneidis*, *Dardanidis*, the cases of other words that end so)."""
+    form of *alces*, nor *Aeneidis*, *Dardanidis*, the cases of other words that end so), and a nominative in -os
+    whose Latin -us is a headword (*Ismenos*, *Apidanos*: *Ismenus*, *Apidanus*; lemmatiser v22)."""
     if len(form) >= 4 and form[-1] == "n" and form[-2] in _VOWELS:
         return (form[:-1] + "s", form[:-1])
     if _GREEK_EUS_CASE.search(form):
         return (_GREEK_EUS_CASE.sub("eus", form), *([nominative] if form.endswith("eos") and _is_headword(nominative := form[:-2] + "s") else []))
     if _GREEK_ID_CASE.search(form) and _is_headword(nominative := _GREEK_ID_CASE.sub("is", form)):
+        return (nominative,)
+    if len(form) >= 5 and form.endswith("os") and _is_headword(nominative := form[:-2] + "us"):
         return (nominative,)
     return ()
 
@@ -570,6 +573,7 @@ def comparative_positive(folded: str, lemma: str) -> str | None:
 # Thetidis, Thetida: cases of Thetis; Pallada, Pallados: of Pallas (only the Greek endings: *Aeneadis*, *Enceladi*,
 # *Anchisiade* are Latin cases of other names)
 _GREEK_STEM_CASE = re.compile(rf"(?<=...)(?:{_GREEK_ID_ENDINGS}|ad(?:a|os))$")
+_GREEK_STEM_PLURAL = re.compile(r"(?<=...)[ai]das$")  # Dryadas, Eumenidas: accusatives of Dryades, Eumenides
 
 
 def greek_case_lemmas(norm: str) -> frozenset[str]:
@@ -578,8 +582,19 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
     for it where no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is
     a name's headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not where
     the nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*) keeps
-    meeting its other cases."""
-    if (case := _GREEK_STEM_CASE.search(norm)) is None or is_known(norm):
+    meeting its other cases.
+
+    Lemmatiser v22 reads two more: an accusative plural in -adas or -idas, as the nominative in -ades or -ides a lexicon
+    knows (*Dryadas*: *Dryas*; *Eumenidas*: *Eumenides*), and a name in -on that the Greek accusative's reading gave
+    another word (*Haemon*, *Lacon*: *Haemus*, *lacus*) also as a nominative of the third declension, whose stem its
+    other cases get (*Haemonis*, *Laconis*: *haemon*, *lacon*)."""
+    if is_known(norm):
+        return frozenset()
+    if _GREEK_STEM_PLURAL.search(norm) and is_known(plural := norm[:-2] + "es"):
+        return frozenset({_analyse(plural[:1].upper() + plural[1:], True)[1]})
+    if norm.endswith("on") and (own := guess_stem(norm)) != lemmatize(norm):
+        return frozenset({own})
+    if (case := _GREEK_STEM_CASE.search(norm)) is None:
         return frozenset()
     nominative = norm[: case.start()] + case.group()[0] + "s"
     if not is_known(nominative):
@@ -630,11 +645,15 @@ def guess_stem(folded: str) -> str:
     Both lexicons miss many Greek and mythological names, and simplemma returns an unknown form unchanged, so
     *Cleonaeo* would never meet *Cleonaei*, nor *Hippotades* *Hippotadae*. Both become ``cleon``/``hippotad`` here.
     Names in -on with a stem in -ont- lose the ``t``, so that *Phlegethontis* meets *Phlegethon*.
-    A stem shorter than four letters is not trusted: the form is kept.
+    A stem shorter than four letters is not trusted: the form is kept; but a stem of three letters followed by a vowel
+    keeps that vowel, where the four letters are no word a lexicon knows (*Aonius*, *Aoniae*, *Aonios*: ``aoni``, not
+    eleven lemmas; *Malea* stays *malea*, not ``male``; lemmatiser v22).
     """
     stem = _FINAL_VOWELS.sub("", _CASE_ENDING.sub("", folded))
     if stem.endswith("ont"):
         stem = stem[:-1]
+    if len(stem) == MIN_GUESSED_STEM - 1 and folded[len(stem) : MIN_GUESSED_STEM] in _VOWELS and not is_known(folded[:MIN_GUESSED_STEM]):
+        stem = folded[:MIN_GUESSED_STEM]
     return stem if len(stem) >= MIN_GUESSED_STEM else folded
 
 
