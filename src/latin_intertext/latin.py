@@ -591,7 +591,7 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
     if is_known(norm):
         return frozenset()
     if _GREEK_STEM_PLURAL.search(norm) and is_known(plural := norm[:-2] + "es"):
-        return frozenset({_analyse(plural[:1].upper() + plural[1:], True)[1]})
+        return frozenset({_analyse(plural, True)[1]})
     if norm.endswith("on") and (own := guess_stem(norm)) != lemmatize(norm):
         return frozenset({own})
     if (case := _GREEK_STEM_CASE.search(norm)) is None:
