@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 22
+LEMMATISER_VERSION = 23
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -70,8 +70,10 @@ _ASSIMILATIONS = (
 )
 _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
+_UNASSIMILATED = {assimilated: plain for plain, assimilated in _ASSIMILATIONS}
+_UNASSIMILATION = re.compile("^(?:" + "|".join(sorted(_UNASSIMILATED, key=len, reverse=True)) + ")")
 # Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
-# *cumba*, *edera*, *hedus*, *adolescens*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a
+# *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a
 # longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the
 # irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
 # the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
@@ -82,7 +84,7 @@ _LEMMA_VARIANTS = {
     "tartara": "tartarus", "tartarum": "tartarus", "siculi": "siculus", "furiae": "furia", "minimus": "paruus",
     "pessimus": "malus", "ueluti": "uelut", "uult": "uolo", "mauult": "malo", "thus": "tus", "cumba": "cymba",
     "edera": "hedera", "hedus": "haedus", "adolescens": "adulescens", "adolescentia": "adulescentia",
-    "adolescentulus": "adulescentulus",
+    "adolescentulus": "adulescentulus", "oblicus": "obliquus",
 }
 # Spellings of later or older editions that the lexicons know in their classical form only, or as words of their own:
 # oe for ae (*coelum*, *moestus*, *moeror*, *poenitet*, *coena*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e
@@ -432,10 +434,24 @@ def respellings(form: str, spots: list[int], letter: str) -> list[str]:
     return out
 
 
+def prefix_spellings(folded: str) -> list[str]:
+    """A folded form with its prefix written the other way, assimilated or not (*inmota*: *immota*; *irritamen*:
+    *inritamen*), or none: editions differ, and a lexicon may know a word in one spelling only (lemmatiser v23)."""
+    for pattern, table in ((_ASSIMILATION, _ASSIMILATED), (_UNASSIMILATION, _UNASSIMILATED)):
+        if (prefix := pattern.match(folded)) is not None:
+            return [table[prefix.group()] + folded[prefix.end() :]]
+    return []
+
+
+def dictionary_spellings(form: str) -> list[str]:
+    """:func:`spellings` of the form, then those of its other prefix spelling (:func:`prefix_spellings`)."""
+    return [*spellings(form), *(spelling for other in prefix_spellings(fold(form)) for spelling in spellings(other))]
+
+
 @lru_cache(maxsize=WORD_CACHE)
 def is_known(form: str) -> bool:
     """Whether the Latin lexicon knows ``form`` in any of its spellings."""
-    return any(simplemma.is_known(s, lang="la") for s in spellings(form))
+    return any(simplemma.is_known(s, lang="la") for s in dictionary_spellings(form))
 
 
 @lru_cache(maxsize=WORD_CACHE)
@@ -478,7 +494,7 @@ def lemmatize(form: str) -> str:
 
 def _simplemma_lemma(form: str) -> str | None:
     """simplemma's folded lemma for the first of the form's dictionary spellings it knows, or None."""
-    for spelling in spellings(form):
+    for spelling in dictionary_spellings(form):
         if simplemma.is_known(spelling, lang="la"):
             return fold(simplemma.lemmatize(spelling, lang="la"))
     return None
@@ -555,19 +571,36 @@ def _is_own_lemma(folded: str, written: str) -> bool:
     return folded == lemmatize(written) or folded in _lexicon_lemmas(folded)
 
 
+_COMPARATIVE = re.compile(r"(?:ius|ior(?:is|i|em|e|es|um|ibus|a)?)$")
+_ER_STEM = re.compile(r"[^aeiouy]r$")  # nigr-, pulchr-, aegr-: the comparative stem of an adjective in -er
+
+
 def comparative_positive(folded: str, lemma: str) -> str | None:
-    """The positive of a comparative in -ius (neuter or adverb) whose lemma is its comparative (*largius*, *securius*:
-    *largior*, *securior*), so that it meets its positive's other forms (*largus*, *securus*), as *altius* meets
-    *altus*; None for any other form: the other endings of a lemma in -ior are also a deponent verb's (*metior*,
+    """The positive of a comparative, so that it meets the positive's other forms as *altius* meets *altus*:
+
+    - a comparative in -ius (neuter or adverb) whose lemma is its comparative (*largius*, *securius*: *largior*,
+      *securior*; its positive *largus*, *securus*);
+    - any form of a comparative in -rior of an adjective in -er (*nigrior*, *nigriora*: *niger*; lemmatiser v23);
+    - any comparative form no lexicon knows, whose positive in -us, -is, -er or -ns it knows (*generosior*:
+      *generosus*; *praesentius*: *praesens*; lemmatiser v23).
+
+    None for any other form: the other endings of a known lemma in -ior are also a deponent verb's (*metior*,
     *morior*, *largitur*), a form that is a headword itself is that word (*potius* "rather": no form of *potus*), and
     the positive must be a headword of its own."""
-    if not lemma.endswith("ior") or not folded.endswith("ius") or folded in _lexicon_lemmas(folded):
+    if (ending := _COMPARATIVE.search(folded)) is None or folded in _lexicon_lemmas(folded):
         return None
-    for ending in ("us", "is"):
-        positive = lemma[:-3] + ending
-        if is_known(positive) and _is_own_lemma(positive, positive):
-            return positive
-    return None
+    if is_known(folded):
+        if not lemma.endswith("ior"):
+            return None
+        stem = lemma[:-3]
+        positives = [stem + "us", stem + "is"] if folded.endswith("ius") else []
+    elif len(stem := folded[: ending.start()]) >= MIN_GUESSED_STEM:  # *metiore*, a misprint, is no form of *metus*
+        positives = [stem + "us", stem + "is", *([stem[:-2] + "ns"] if stem.endswith("nt") else [])]
+    else:
+        return None
+    if len(stem) >= MIN_GUESSED_STEM and _ER_STEM.search(stem):  # *prior* is no form of *per*
+        positives.append(stem[:-1] + "er")
+    return next((positive for positive in positives if is_known(positive) and _is_own_lemma(positive, positive)), None)
 
 
 # Thetidis, Thetida: cases of Thetis; Pallada, Pallados: of Pallas (only the Greek endings: *Aeneadis*, *Enceladi*,
@@ -666,12 +699,26 @@ def _norm(word: str) -> tuple[str, str, str]:
 
 def classical_spelling(lower: str) -> str:
     """``lower`` (a lower-case word) written classically where a later or older edition spells it otherwise (*coelo*:
-    *caelo*, *volnera*: *vulnera*; :data:`_CLASSICAL_SPELLINGS`)."""
+    *caelo*, *volnera*: *vulnera*; :data:`_CLASSICAL_SPELLINGS`; *sumtus*, *peremto*: *sumptus*, *perempto*,
+    :func:`_with_mpt`)."""
     for later, classical in _CLASSICAL_SPELLINGS:
         respelled = later.sub(classical, lower, count=1)
         if respelled != lower:
             return respelled
-    return lower
+    return _with_mpt(lower)
+
+
+_MT = re.compile(r"(?<=[aeiouy])mt(?=[aeiouy])")
+
+
+def _with_mpt(lower: str) -> str:
+    """The spelling with *mpt* of a form that some editions write with *mt* (*sumtus*, *contemta*, *peremto*, *temtat*,
+    *promtus*), where the lexicon knows it so (lemmatiser v23): simplemma knows a few of the *mt* spellings as
+    headwords of their own (*emtus*, *comtus*, *consumtus*), which would never meet *emo*, *como*, *consumo*. A compound
+    whose first part ends in *m* keeps its spelling, as no lexicon knows it with *mpt* (*circumtulit*, *dumtaxat*,
+    *verumtamen*)."""
+    respelled = _MT.sub("mpt", lower)
+    return respelled if respelled != lower and is_known(split_enclitic(respelled)[0]) else lower
 
 
 @lru_cache(maxsize=WORD_CACHE)

@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from latin_intertext.latin import WORD_CACHE, fold, older_spellings, respellings, spellings
+from latin_intertext.latin import WORD_CACHE, fold, older_spellings, prefix_spellings, respellings, spellings
 
 _VOWELS = "aeiouy"
 _PREFIX_I = re.compile(r"^(ad|con|ob|sub|ab|in|dis|per)i(?=[aeiou])")
@@ -193,8 +193,9 @@ def _lookup(analyzer, norm: str) -> frozenset[str]:
 def _lookup_form(analyzer, norm: str) -> frozenset[str]:
     """The lemmas of the first spelling Words knows: consonantal ``i`` as ``j`` first, then the older spelling it keys
     some words by (*uolnus*, not *uulnus*), then consonantal ``u`` written ``v`` where the stem also has a vowel ``u``
-    (*curuat*: Words tries a stem with every ``u`` as ``v`` or none, so finds *curvat* but not *curuat*)."""
-    for spelling in (*j_spellings(norm), *older_spellings(norm), *_v_spellings(norm)):
+    (*curuat*: Words tries a stem with every ``u`` as ``v`` or none, so finds *curvat* but not *curuat*), and last
+    with its prefix written the other way (*inmota*: *immota*; lemmatiser v23)."""
+    for spelling in (*j_spellings(norm), *older_spellings(norm), *_v_spellings(norm), *_prefix_j_spellings(norm)):
         found = _parse_lemmas(analyzer, spelling)
         if found:
             lemmas = set()
@@ -205,6 +206,11 @@ def _lookup_form(analyzer, norm: str) -> frozenset[str]:
                     lemmas.add(lemma)
             return frozenset(lemmas)
     return frozenset()
+
+
+def _prefix_j_spellings(norm: str) -> list[str]:
+    """The form with its prefix written the other way (*inmota*: *immota*), consonantal ``i`` as ``j`` first."""
+    return [j for other in prefix_spellings(norm) for j in j_spellings(other)]
 
 
 def _v_spellings(norm: str) -> list[str]:
