@@ -438,9 +438,14 @@ def prefix_spellings(folded: str) -> list[str]:
     """A folded form with its prefix written the other way, assimilated or not (*inmota*: *immota*; *irritamen*:
     *inritamen*), or none: editions differ, and a lexicon may know a word in one spelling only (lemmatiser v23)."""
     for pattern, table in ((_ASSIMILATION, _ASSIMILATED), (_UNASSIMILATION, _UNASSIMILATED)):
-        if (prefix := pattern.match(folded)) is not None:
-            return [table[prefix.group()] + folded[prefix.end() :]]
+        if (other := _respelled_prefix(folded, pattern, table)) != folded:
+            return [other]
     return []
+
+
+def _respelled_prefix(folded: str, pattern: re.Pattern, table: dict[str, str]) -> str:
+    """``folded`` with the prefix ``pattern`` matches at its start written as ``table`` has it."""
+    return pattern.sub(lambda prefix: table[prefix.group()], folded, count=1)
 
 
 def dictionary_spellings(form: str) -> list[str]:
@@ -650,7 +655,7 @@ _HEADWORD_MARKS = str.maketrans("", "", "().")
 
 def canonical_lemma(lemma: str) -> str:
     """One spelling per folded lemma: prefixes assimilated (*inmensus* is *immensus*) and known variants merged."""
-    lemma = _later_vowels(_ASSIMILATION.sub(lambda m: _ASSIMILATED[m.group()], lemma.translate(_HEADWORD_MARKS), count=1))
+    lemma = _later_vowels(_respelled_prefix(lemma.translate(_HEADWORD_MARKS), _ASSIMILATION, _ASSIMILATED))
     return _LEMMA_VARIANTS.get(lemma, lemma)
 
 
