@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 23
+LEMMATISER_VERSION = 24
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -499,9 +499,15 @@ def lemmatize(form: str) -> str:
 
 def _simplemma_lemma(form: str) -> str | None:
     """simplemma's folded lemma for the first of the form's dictionary spellings it knows, or None."""
+    lemma = _simplemma_headword(form)
+    return None if lemma is None else fold(lemma)
+
+
+def _simplemma_headword(form: str) -> str | None:
+    """simplemma's lemma, as it writes it, for the first of the form's dictionary spellings it knows, or None."""
     for spelling in dictionary_spellings(form):
         if simplemma.is_known(spelling, lang="la"):
-            return fold(simplemma.lemmatize(spelling, lang="la"))
+            return simplemma.lemmatize(spelling, lang="la")
     return None
 
 
@@ -699,7 +705,28 @@ def guess_stem(folded: str) -> str:
 def _norm(word: str) -> tuple[str, str, str]:
     """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap."""
     base, clitic = split_enclitic(classical_spelling(strip_diacritics(word).lower()))
+    if word[:1].islower():
+        base = c_misread_as_e(base)
     return fold(base), base, clitic
+
+
+def c_misread_as_e(lower: str) -> str:
+    """A form neither lexicon knows read with one of its *e*s as *c*, where that gives the one form both know, and
+    not as a name (lemmatiser v24): optical character recognition reads *c* as *e*, and the texts keep what it read
+    (Statius' *nee*, *peetus*, *eadunt*, *seelus*: *nec*, *pectus*, *cadunt*, *scelus*). Only a word written in small
+    letters: a name no lexicon knows may read as another word so (*Pieridum*, *Pellaei*, *Sabaei*: *picridum*,
+    *pellaci*, *sabaci*). Both lexicons, since each knows words the other does not (*eluta*, *enisa*: *eluo*,
+    *enitor*; *quinctiam*, a form of the name *Quinctius* simplemma knows, is no reading of *quinetiam*)."""
+    if "e" not in lower or is_known(lower) or _lexicon().lookup(fold(lower)):
+        return lower
+    known = [respelled for i, letter in enumerate(lower) if letter == "e" and _plain_word(respelled := lower[:i] + "c" + lower[i + 1 :])]
+    return known[0] if len(known) == 1 else lower
+
+
+def _plain_word(form: str) -> bool:
+    """Whether both lexicons know ``form``, and simplemma not as a name's."""
+    lemma = _simplemma_headword(form)
+    return lemma is not None and not lemma[:1].isupper() and bool(_lexicon().lookup(fold(form)))
 
 
 def classical_spelling(lower: str) -> str:
