@@ -717,16 +717,14 @@ def c_misread_as_e(lower: str) -> str:
     letters: a name no lexicon knows may read as another word so (*Pieridum*, *Pellaei*, *Sabaei*: *picridum*,
     *pellaci*, *sabaci*). Both lexicons, since each knows words the other does not (*eluta*, *enisa*: *eluo*,
     *enitor*; *quinctiam*, a form of the name *Quinctius* simplemma knows, is no reading of *quinetiam*)."""
-    if "e" not in lower or is_known(lower) or _lexicon().lookup(fold(lower)):
+    if "e" not in lower or is_known(lower):
         return lower
-    known = [respelled for i, letter in enumerate(lower) if letter == "e" and _plain_word(respelled := lower[:i] + "c" + lower[i + 1 :])]
+    # simplemma first: Whitaker's Words is loaded only for a form with a respelling simplemma knows
+    respelled = [r for i, letter in enumerate(lower) if letter == "e" and is_known(r := lower[:i] + "c" + lower[i + 1 :])]
+    if not respelled or _lexicon().lookup(fold(lower)):
+        return lower
+    known = [r for r in respelled if not _simplemma_headword(r)[:1].isupper() and _lexicon().lookup(fold(r))]
     return known[0] if len(known) == 1 else lower
-
-
-def _plain_word(form: str) -> bool:
-    """Whether both lexicons know ``form``, and simplemma not as a name's."""
-    lemma = _simplemma_headword(form)
-    return lemma is not None and not lemma[:1].isupper() and bool(_lexicon().lookup(fold(form)))
 
 
 def classical_spelling(lower: str) -> str:
