@@ -703,7 +703,8 @@ def guess_stem(folded: str) -> str:
 
 @lru_cache(maxsize=WORD_CACHE)
 def _norm(word: str) -> tuple[str, str, str]:
-    """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap."""
+    """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap (the lexicons are asked
+    whether they know the word, and only of a word they do not know whether they know its respellings)."""
     base, clitic = split_enclitic(classical_spelling(strip_diacritics(word).lower()))
     if word[:1].islower():
         base = c_misread_as_e(base)
