@@ -667,7 +667,8 @@ def test_an_older_spelling_meets_the_later_one(older, later):
     ("Sybilla", "Sibylla"), ("solatia", "solacia"), ("conditio", "condicio"), ("humeris", "umeris"), ("arundo", "harundo"),
     ("aheno", "aeno"), ("michi", "mihi"), ("michique", "mihique"), ("nichil", "nihil"), ("negligere", "neglegere"),
     ("epistola", "epistula"), ("caeremonias", "caerimonias"), ("loquutus", "locutus"), ("persequuta", "persecuta"),
-    ("faemina", "femina"), ("coenam", "cenam"), ("quotidie", "cotidie"), ("cottidie", "cotidie"), ("quum", "cum"),
+    ("faemina", "femina"), ("coenam", "cenam"), ("coeco", "caeco"), ("Coecorumque", "caecorumque"),
+    ("coerula", "caerula"), ("quotidie", "cotidie"), ("cottidie", "cotidie"), ("quum", "cum"),
     ("quumque", "cumque"), ("caussa", "causa"), ("relliquias", "reliquias"), ("relligio", "religio"),
     ("maxume", "maxime"), ("optumus", "optimus"), ("proxuma", "proxima"), ("lubido", "libido"), ("lacrumas", "lacrimas"),
     ("volnera", "vulnera"), ("Voltus", "vultus"), ("volgi", "vulgi"), ("vortice", "vertice"), ("vostra", "vestra"),
@@ -843,6 +844,7 @@ def test_a_c_misread_as_e_is_read_as_c(form, norm, lemma):
     "eluta", "enisa", "faetorem", "simulae",  # Whitaker's Words knows them (eluo, enitor, faetor, simula)
     "quinetiam",  # *quinctiam* is a form of the name Quinctius
     "pieridum", "aeer",  # no form with c both lexicons know
+    "ee",  # two letters: Tesserae-la's *ee* is a misread *eo* or *se* (*ex ee quod*, *ad ee*), never *ec*
     "cecidit", "nec", "deus",  # known words
 ])
 def test_a_form_that_is_a_word_or_a_name_keeps_its_e(form):

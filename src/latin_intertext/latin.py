@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 24
+LEMMATISER_VERSION = 25
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -109,7 +109,8 @@ _CLASSICAL_SPELLINGS = tuple(
         ("^ocy(?=[uo])", "oci"), ("^sybill", "sibyll"), ("^incly", "incli"), ("^solati(?=[aeiou])", "solaci"),
         ("^conditio", "condicio"), ("^humer", "umer"), ("^arund", "harund"), ("^ahen", "aen"),
         ("^michi" + _ENCLITIC_END, "mihi"), ("^nichil", "nihil"), ("^neglig", "negleg"), ("^epistol", "epistul"),
-        ("^caeremon", "caerimon"), ("^coena", "cena"), ("^quotidi", "cotidi"), ("^cottidi", "cotidi"),
+        ("^caeremon", "caerimon"), ("^coena", "cena"), ("^coec", "caec"), ("^coerul", "caerul"),
+        ("^quotidi", "cotidi"), ("^cottidi", "cotidi"),
         ("^quum" + _ENCLITIC_END, "cum"), ("quut", "cut"), ("^causs", "caus"), ("^relli(?=qu|gi)", "reli"),
         ("^maxum", "maxim"), ("^optum", "optim"), ("^proxum", "proxim"), ("^lubid", "libid"),
         ("^([uv])ost(?=r)", r"\1est"),
@@ -711,14 +712,18 @@ def _norm(word: str) -> tuple[str, str, str]:
     return fold(base), base, clitic
 
 
+MIN_MISREAD_LETTERS = 3  # Tesserae-la's 16 *ee* are misread *eo* or *se* (*ex ee quod*, *ad ee*), not *ec*
+
+
 def c_misread_as_e(lower: str) -> str:
-    """A form neither lexicon knows read with one of its *e*s as *c*, where that gives the one form both know, and
-    not as a name (lemmatiser v24): optical character recognition reads *c* as *e*, and the texts keep what it read
-    (Statius' *nee*, *peetus*, *eadunt*, *seelus*: *nec*, *pectus*, *cadunt*, *scelus*). Only a word written in small
-    letters: a name no lexicon knows may read as another word so (*Pieridum*, *Pellaei*, *Sabaei*: *picridum*,
-    *pellaci*, *sabaci*). Both lexicons, since each knows words the other does not (*eluta*, *enisa*: *eluo*,
-    *enitor*; *quinctiam*, a form of the name *Quinctius* simplemma knows, is no reading of *quinetiam*)."""
-    if "e" not in lower or is_known(lower):
+    """A form of three letters or more that neither lexicon knows read with one of its *e*s as *c*, where that gives
+    the one form both know, and not as a name (lemmatiser v24; the length since v25): optical character recognition
+    reads *c* as *e*, and the texts keep what it read (Statius' *nee*, *peetus*, *eadunt*, *seelus*: *nec*, *pectus*,
+    *cadunt*, *scelus*). Only a word written in small letters: a name no lexicon knows may read as another word so
+    (*Pieridum*, *Pellaei*, *Sabaei*: *picridum*, *pellaci*, *sabaci*). Both lexicons, since each knows words the
+    other does not (*eluta*, *enisa*: *eluo*, *enitor*; *quinctiam*, a form of the name *Quinctius* simplemma knows,
+    is no reading of *quinetiam*)."""
+    if len(lower) < MIN_MISREAD_LETTERS or "e" not in lower or is_known(lower):
         return lower
     # simplemma first: Whitaker's Words is loaded only for a form with a respelling simplemma knows
     respelled = [r for i, letter in enumerate(lower) if letter == "e" and is_known(r := lower[:i] + "c" + lower[i + 1 :])]
