@@ -41,6 +41,13 @@ def test_the_retriever_names_in_help_texts_are_the_registry_s():
         assert all(name in retriever.help for name in (*RETRIEVER_NAMES, *SEARCH_ONLY_NAMES)), command
 
 
+def test_every_k_option_has_the_short_name_k():
+    """``-k`` is what BEIR and MTEB users type for the retrieval depth; every command taking ``--k`` takes it."""
+    with_k = {name: p for name, command in _commands().items() for p in command.params if "--k" in p.opts}
+    assert {"search", "evaluate", "leaderboard"} <= set(with_k)
+    assert all("-k" in p.opts for p in with_k.values()), sorted(name for name, p in with_k.items() if "-k" not in p.opts)
+
+
 def test_search_help_states_the_k_limit():
     from latin_intertext.serve.searcher import MAX_K
 

@@ -129,7 +129,7 @@ def evaluate(
     dataset: DatasetOpt = None,
     run: Optional[Path] = typer.Option(None, "--run", help="A TREC run file (qid Q0 docid rank score tag) to score."),
     retriever: Optional[str] = typer.Option(None, "--retriever", help=f"A registered retriever to run: {RETRIEVERS_HELP}."),
-    k: Optional[int] = typer.Option(None, "--k", min=1, help=f"Documents retrieved per query (default {DEFAULT_K}; --retriever only: a run file is scored as it is)."),
+    k: Optional[int] = typer.Option(None, "--k", "-k", min=1, help=f"Documents retrieved per query (default {DEFAULT_K}; --retriever only: a run file is scored as it is)."),
     cv: Optional[int] = typer.Option(None, "--cv", min=2, help="Cross-validate over N grouped folds (required for learned retrievers)."),
     save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write metrics, CIs and breakdowns here as JSON."),
@@ -246,7 +246,7 @@ def leaderboard(
     retriever: list[str] = typer.Option([], "--retriever", help=f"Only these retrievers (repeatable; default: every registered one): {RETRIEVERS_HELP}."),
     out_path: Optional[Path] = typer.Option(None, "--out", help="Write the markdown table here (and a bar chart beside it as .png)."),
     cv: int = typer.Option(5, "--cv", min=2, help="Folds for learned retrievers."),
-    k: int = typer.Option(DEFAULT_K, "--k", min=1, help="Documents retrieved per query by each retriever (run files are scored as they are)."),
+    k: int = typer.Option(DEFAULT_K, "--k", "-k", min=1, help="Documents retrieved per query by each retriever (run files are scored as they are)."),
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
 ) -> None:
     """Evaluate every registered retriever (learned ones out of fold) and any run files on one table."""

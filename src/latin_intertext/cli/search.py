@@ -113,7 +113,7 @@ def search_command(
     tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead: a file or a folder of them (repeatable)."),
     tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 613 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
     with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
-    k: int = typer.Option(10, "--k", help="How many parallels to show (1 to 1,000)."),
+    k: int = typer.Option(10, "--k", "-k", help="How many parallels to show (1 to 1,000)."),
     author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
     retriever: SearchRetrieverOpt = None,
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
