@@ -150,7 +150,7 @@ def _provenance(corpus_report: dict | None = None) -> str:
 def load_vectors(path: Path | str | None = None):
     """The saved lemma vectors (gensim KeyedVectors); a LatinIntertextError says how to make them if missing or stale."""
     path = Path(path) if path else default_vectors_path()
-    how = "(add --limit-files N for a quick small model, --out PATH to save elsewhere)"
+    how = "(add --limit-files N for a quick small model)"
     if not path.is_file():
         raise LatinIntertextError(f"No word vectors at {path}. Train them first: `latin-intertext train-vectors` {how}.")
     sidecar = _sidecar(path)

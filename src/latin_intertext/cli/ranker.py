@@ -17,7 +17,7 @@ err = make_console(stderr=True)
 @app.command("train-ranker")
 def train_ranker(
     dataset: DatasetOpt = None,
-    out: Annotated[Optional[Path], typer.Option(help="Model file (default: where `search` finds it, models/evidence_ranker.txt in the cache folder).")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Model file (default: models/evidence_ranker.txt in the cache folder, the only place `search` and `serve` look; $LATIN_INTERTEXT_HOME moves it; in Python, EvidenceRanker(model_path=PATH) reads another).")] = None,
 ) -> None:
     """Train the evidence ranker on ALL 482 queries: the model `search` uses. Never use it for benchmark figures."""
     from latin_intertext.benchmark import load_benchmark

@@ -17,7 +17,7 @@ def train_vectors_command(
     limit_files: Optional[int] = typer.Option(None, "--limit-files", min=1, help="Train on the first N texts only (a quick, small model)."),
     dim: int = typer.Option(100, "--dim", min=2, help="Vector dimensions."),
     epochs: int = typer.Option(5, "--epochs", min=1, help="Training epochs."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to save the vectors (default: models dir, where the word2vec retriever looks)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to save the vectors (default: the models folder, the only place the retrievers look; $LATIN_INTERTEXT_HOME moves it; in Python, Word2VecAlign(vectors_path=PATH) reads another)."),
 ) -> None:
     """Lemmatise the Tesserae Latin corpus (cached) and train Word2Vec lemma vectors on it."""
     from latin_intertext.sources.tesserae_la import texts_in_manifest

@@ -125,6 +125,10 @@ class LearnedRetriever(Retriever):
     @abstractmethod
     def fit(self, train: Benchmark) -> "LearnedRetriever": ...
 
+    def check_search_model(self) -> None:
+        """Raise, saying what to do, if this retriever cannot search outside cross-validation (it has no trained
+        model to search with); cheap, so that a search refuses it before indexing a corpus."""
+
 
 def text_order(corpus: Sequence[CorpusLine]) -> np.ndarray:
     """A checksum of each line's text, which says nothing of who wrote it (equal lines tie alike in any file), then,

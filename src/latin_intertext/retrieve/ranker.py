@@ -64,7 +64,7 @@ def verified_model_text(path: Path, feature_names: Sequence[str] | None = None) 
     and, when ``feature_names`` is given, trained on those features. Checked before LightGBM reads it: LightGBM
     aborts the whole process on a damaged model."""
     if not path.is_file():
-        raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first, or fit() the retriever.")
+        raise LatinIntertextError(f"No trained ranker at {path}: run `latin-intertext train-ranker` first (in Python, or fit() the retriever).")
     retrain = "retrain it with `latin-intertext train-ranker`"
     sidecar = path.with_suffix(".json")
     if not sidecar.is_file():
@@ -312,6 +312,13 @@ class EvidenceRanker(LearnedRetriever):
             model.write_text(text, encoding="utf-8")
             sidecar.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
+    def check_search_model(self) -> None:
+        if not self._boosters:
+            verified_model_text(self._model_file(), self.feature_names)
+
+    def _model_file(self) -> Path:
+        return Path(self.model_path) if self.model_path else trained_model_path()
+
     def _ensure_model(self) -> None:
         if self._boosters:
             if self._trained_features != self.feature_names:
@@ -319,8 +326,7 @@ class EvidenceRanker(LearnedRetriever):
             return
         import lightgbm as lgb
 
-        path = Path(self.model_path) if self.model_path else trained_model_path()
-        text = verified_model_text(path, self.feature_names)
+        text = verified_model_text(self._model_file(), self.feature_names)
         self._boosters = [lgb.Booster(model_str=member) for member in text.split(MEMBER_SEPARATOR)]
         self._trained_features = list(self.feature_names)
 
@@ -373,11 +379,15 @@ class ThemedEvidenceRanker(EvidenceRanker):
     """The evidence ranker with theme evidence; for cross-validated figures only, as it has no search model
     (it needs the word vectors of ``train-vectors``, which ``search`` does not assume, so it keeps the plain ranker)."""
 
-    def _ensure_model(self) -> None:
+    def check_search_model(self) -> None:
         if not self._boosters and self.model_path is None:
             raise LatinIntertextError(
                 f"{self.name} has no search model: evaluate it with `--cv`, or search with `evidence-ranker` (alias `best`)."
             )
+        super().check_search_model()
+
+    def _ensure_model(self) -> None:
+        self.check_search_model()
         super()._ensure_model()
 
 

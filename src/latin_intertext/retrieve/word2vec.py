@@ -151,12 +151,15 @@ class TunedWord2VecAlign(Word2VecAlign, LearnedRetriever):
     number of neighbours of :data:`TUNING_GRID` that rank the training queries best, so its cross-validated figures are
     honest. The choice is kept in ``settings_``; the ``__init__`` settings stay as given (as in sklearn)."""
 
-    def settings(self) -> AlignmentSettings:
+    def check_search_model(self) -> None:
         if not hasattr(self, "settings_"):  # its settings come from training queries; unfitted, it would silently be `word2vec`
             raise LatinIntertextError(
                 f"{self.name} has no settings outside cross-validation (it chooses them on training queries): evaluate it "
                 "with `--cv`, or search with `word2vec`, the same scorer at its fixed settings."
             )
+
+    def settings(self) -> AlignmentSettings:
+        self.check_search_model()
         return self.settings_
 
     def fit(self, train: Benchmark) -> "TunedWord2VecAlign":
