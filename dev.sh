@@ -6,7 +6,6 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3)}
-OUT=${LATIN_INTERTEXT_DATASET:-${LATIN_INTERTEXT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/latin-intertext}/datasets/LatinEpicIntertextualityRetrieval-1.0.0}
 
 ensure_venv() {
     [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
@@ -34,10 +33,11 @@ ensure_chromium() {
 case "${1:-}" in
     run)
         ensure_venv
-        .venv/bin/latin-intertext build --out "$OUT"
-        .venv/bin/latin-intertext validate "$OUT"
-        .venv/bin/latin-intertext stats "$OUT"
-        .venv/bin/latin-intertext train-ranker --dataset "$OUT"
+        # every command reads and writes the default dataset folder (under $LATIN_INTERTEXT_HOME, as search does)
+        .venv/bin/latin-intertext build
+        .venv/bin/latin-intertext validate
+        .venv/bin/latin-intertext stats
+        .venv/bin/latin-intertext train-ranker
         ;;
     test)
         ensure_venv

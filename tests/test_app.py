@@ -352,6 +352,9 @@ def test_pages(client, benchmark):
     assert f"Gold parallels ({n_lines} lines)" in query.text and f"<td>{n_lines}</td></tr>" in listing.text.split(f'href="/benchmark/{qid}"')[1].split("<tr>")[0]
     assert client.get("/benchmark/nope").status_code == 404
     assert client.get("/static/style.css").status_code == 200
+    # the page's own files by path, like every other link, so that a proxy serving it over https loads them too
+    assert '<link rel="stylesheet" href="/static/style.css">' in home.text and '<script src="/static/app.js" defer>' in home.text
+    assert "http://" not in home.text
 
 
 def test_a_learned_retrievers_per_query_figures_say_they_are_in_sample():

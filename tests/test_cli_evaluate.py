@@ -102,6 +102,17 @@ def test_compare_draws_the_per_query_differences(dataset_dir, bm25_outputs, exte
         compare_evaluations(one, other, [0, 1], ("ndcg_at_10",))
 
 
+@pytest.mark.parametrize("command", [["evaluate", "--run", str(RUNS / "unknown-doc.run")], ["compare", str(RUNS / "unknown-doc.run"), str(RUNS / "unknown-doc.run")]])
+@pytest.mark.parametrize("name", ["chart.pdf", "chart.svg", "chart"])
+def test_a_plot_not_named_png_is_refused_before_any_work(dataset_dir, tmp_path, capsys, command, name):
+    """Charts are PNG only: a name that promises another format is a usage error, and nothing is written."""
+    assert main([*command, "--dataset", str(dataset_dir), "--plot", str(tmp_path / name)]) == 2
+    err = squash(capsys.readouterr().err)
+    assert f"Invalidvaluefor'--plot':{tmp_path / name}:thechartisdrawnasPNG;giveafilenameendingin.png." in err
+    assert "unknowndocid" not in err  # refused before the run was read
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("fixture", "messages"),
     [
@@ -156,6 +167,7 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     _, folder = bm25_outputs
     same = tmp_path / "same.json"
     assert main(["compare", str(folder / "bm25.run"), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(same), "--resamples", "1000"]) == 0
+    assert "bm25.runandbm25.runscorethesameoneveryquerybyeverymetric:nothingtocompare" in squash(capsys.readouterr().err)
     tests = json.loads(same.read_text())["tests"]
     assert all(t["diff"] == 0 and t["p_randomization"] == 1.0 and t["n_queries_differing"] == 0 for t in tests.values())
     from latin_intertext.sources.manifest import sha256_of
@@ -179,7 +191,8 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     assert "A = bm25.run, B = external.run" in printed and "MRR@10" in printed
     assert "…" not in printed and f"{ndcg['ci95'][0]:+.4f}, {ndcg['ci95'][1]:+.4f}]" in printed  # piped, no figure is cut short
     assert "≤0.0010" in squash(printed)  # p at the floor of 1000 resamples is a bound, printed as the ranker report prints it
-    assert ndcg["n_queries_differing"] > 100 and "fewer than 20 queries differ" not in squash(capsys.readouterr().err)
+    err = squash(capsys.readouterr().err)
+    assert ndcg["n_queries_differing"] > 100 and "fewer than 20 queries differ" not in err and "nothingtocompare" not in err
 
 
 def test_compare_warns_that_an_interval_from_few_differing_queries_is_too_narrow(dataset_dir, bm25_outputs, tmp_path, capsys):

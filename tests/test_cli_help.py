@@ -76,3 +76,12 @@ def test_python_dash_m_runs_the_command_line(tmp_path):
     assert ok.returncode == 0 and "--cv" in ok.stdout
     bad = subprocess.run([sys.executable, "-m", "latin_intertext", "no-such-command"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "no-such-command" in bad.stderr
+
+
+def test_version_names_the_package_the_dataset_and_the_lemmatiser(capsys):
+    from latin_intertext import __version__
+    from latin_intertext.cli import main
+    from latin_intertext.latin import LEMMATISER_VERSION
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"latin-intertext {__version__} (LatinEpicIntertextualityRetrieval v1.0.0, lemmatiser v{LEMMATISER_VERSION})\n"

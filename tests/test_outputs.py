@@ -11,7 +11,7 @@ import pytest
 
 from latin_intertext import outputs
 from latin_intertext.cli import main
-from latin_intertext.outputs import OutputError, atomic_dir, atomic_files, check_outputs
+from latin_intertext.outputs import OutputError, atomic_dir, atomic_files, check_output_dir, check_outputs
 
 from conftest import WRITERS, squash
 
@@ -111,6 +111,11 @@ def test_a_folder_where_nothing_can_be_created_is_refused_even_for_root(tmp_path
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
     with pytest.raises(OutputError, match=r"the folder .* is not writable; choose another place for the --save-run"):
         check_outputs(tmp_path / "x.run", option="--save-run")
+    # an output folder is named as given, with no file of the check's own in the message (once, `DIR/.probe`)
+    for out, folder in ((tmp_path / "ds", tmp_path), (tmp_path, tmp_path)):
+        with pytest.raises(OutputError) as err:
+            check_output_dir(out, None, "built dataset")
+        assert str(err.value) == f"{out}: the folder {folder} is not writable; choose another place for the built dataset."
     assert list(tmp_path.iterdir()) == []
 
 

@@ -67,6 +67,7 @@ def test_unknown_query_ids_are_counted_and_listed():
     text = str(err.value)
     assert "2 line(s) with 1 unknown query id(s)" in text
     assert "unknown-query.run:2: unknown query id 'vf-9-1-1' (2 line(s))" in text
+    assert err.value.summary.endswith("unknown-query.run: 2 line(s) with 1 unknown query id(s)")  # no count of nothing
 
 
 def test_unknown_doc_ids_are_counted_and_listed():

@@ -50,6 +50,13 @@ def test_clean_build_is_valid(dataset_dir, monkeypatch, capsys):
     assert code == 0 and f"valid {dataset_dir}" in err
 
 
+def test_a_folder_that_is_not_there_is_one_problem_said_plainly(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a-file").write_text("x")
+    for path, why in ((tmp_path / "nowhere", "it does not exist"), (tmp_path / "a-file", "it is a file")):
+        problems, _err = problems_via_cli(path, monkeypatch, capsys)
+        assert problems == [f"{path} is not a folder ({why}); give the folder `latin-intertext build --out DIR` wrote"]
+
+
 def test_deleted_corpus_row(copy, monkeypatch, capsys):
     rewrite_parquet(copy, "corpus", lambda rows: rows.pop(100), reseal=True)
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)

@@ -49,12 +49,17 @@ def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[
             raise OutputError(f"{path} is not a regular file (a device, a pipe or a socket): the {option} is written whole beside it and then replaces it, which would destroy it; give a file name.")
         if resolved.exists() and not os.access(resolved, os.W_OK):
             raise OutputError(f"{path} is not writable; make it writable (chmod u+w) or choose another place for the {option}.")
-        base = _nearest_existing(resolved)
-        if not base.is_dir():
-            raise OutputError(f"{path}: {base} is a file, not a folder; choose another place for the {option}.")
-        if not _can_create_in(base):
-            raise OutputError(f"{path}: the folder {base} is not writable; choose another place for the {option}.")
+        _check_creatable(path, resolved, option)
     return given
+
+
+def _check_creatable(path: Path, resolved: Path, option: str) -> None:
+    """Refuse ``path`` unless its nearest existing folder (itself, if it is one) lets a file be created in it."""
+    base = resolved if resolved.is_dir() else _nearest_existing(resolved)
+    if not base.is_dir():
+        raise OutputError(f"{path}: {base} is a file, not a folder; choose another place for the {option}.")
+    if not _can_create_in(base):
+        raise OutputError(f"{path}: the folder {base} is not writable; choose another place for the {option}.")
 
 
 def _can_create_in(folder: Path) -> bool:
@@ -132,7 +137,7 @@ def check_output_dir(out: Path, is_ours: Callable[[Path], bool] | None, what: st
         raise OutputError(f"{out} is a file; give {option + ' ' if option else ''}a folder for the {what}{because}.")
     if is_ours is not None and out.is_dir() and any(out.iterdir()) and not is_ours(out):
         raise OutputError(f"{out} is not empty and does not hold a {what}; give a new or empty folder, so nothing of yours is replaced.")
-    check_outputs(out / ".probe", option=what)
+    _check_creatable(out, out.resolve(), what)
     return out
 
 

@@ -22,6 +22,22 @@ app = typer.Typer(
 )
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from latin_intertext import DATASET_NAME, DATASET_VERSION, __version__
+        from latin_intertext.latin import LEMMATISER_VERSION
+
+        typer.echo(f"latin-intertext {__version__} ({DATASET_NAME} v{DATASET_VERSION}, lemmatiser v{LEMMATISER_VERSION})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _global_options(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Options of the command itself, before any subcommand."""
+
+
 PIPED_WIDTH = 1000  # columns of a console writing to a file or a pipe (unless $COLUMNS says otherwise)
 
 

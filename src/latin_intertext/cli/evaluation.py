@@ -13,7 +13,7 @@ from rich.table import Table
 
 from latin_intertext.benchmark import Benchmark, Run, load_benchmark
 from latin_intertext.cli import app, console, make_console, write_and_say
-from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder
+from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder, plot_option
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
@@ -133,7 +133,7 @@ def evaluate(
     cv: Optional[int] = typer.Option(None, "--cv", min=2, help="Cross-validate over N grouped folds (required for learned retrievers)."),
     save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write metrics, CIs and breakdowns here as JSON."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the breakdowns here (PNG): nDCG@10 and Recall@100 per target author and per span length."),
+    plot: Optional[Path] = plot_option("the breakdowns, nDCG@10 and Recall@100 per target author and per span length,"),
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
 ) -> None:
     """Score one run file or one retriever: metrics with 95% bootstrap CIs, per author and per span length."""
@@ -176,7 +176,7 @@ def compare(
     dataset: DatasetOpt = None,
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the comparison here as JSON."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw each query's difference in nDCG@10 here (PNG), sorted, with the mean and its 95% CI."),
+    plot: Optional[Path] = plot_option("each query's difference in nDCG@10, sorted, with the mean and its 95% CI,"),
 ) -> None:
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
     from latin_intertext.evaluate.comparison import compare_evaluations, plot_differences, span_group_json
@@ -201,6 +201,8 @@ def compare(
             format_p(t.p_randomization, resamples), format_p(t.p_bootstrap, resamples), str(differing[t.metric]),
         )
     out.print(table)
+    if not any(differing.values()):
+        _warn(f"{run_a.name} and {run_b.name} score the same on every query by every metric: nothing to compare (were they meant to be two different runs?).")
     if few := [METRICS[m].label for m, n in differing.items() if 0 < n < FEW_DIFFERING]:
         _warn(
             f"on {', '.join(few)}, fewer than {FEW_DIFFERING} queries differ: a percentile bootstrap interval of so few is too narrow "

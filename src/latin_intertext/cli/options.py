@@ -22,6 +22,18 @@ DatasetArg = Annotated[Optional[Path], typer.Argument(help="The same as --datase
 SourcesOpt = Annotated[Optional[Path], typer.Option("--sources", help=SOURCES_HELP, show_default=False)]
 
 
+def png_path(path: Optional[Path]) -> Optional[Path]:
+    """Charts are drawn as PNG only: a name promising another format (``out.pdf``) is refused, not filled with PNG."""
+    if path is not None and path.suffix.lower() != ".png":
+        raise typer.BadParameter(f"{path}: the chart is drawn as PNG; give a file name ending in .png.")
+    return path
+
+
+def plot_option(what: str):
+    """``--plot FILE``: where a command draws ``what`` (a PNG)."""
+    return typer.Option(None, "--plot", help=f"Draw {what} here (a .png file).", callback=png_path)
+
+
 def dataset_folder(dataset: Optional[Path] = None, positional: Optional[Path] = None) -> Path:
     """The dataset folder a command reads: ``--dataset`` or the positional DIR (not two different ones), else the default."""
     from latin_intertext.paths import default_dataset_dir

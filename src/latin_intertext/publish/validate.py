@@ -70,6 +70,8 @@ def _query_problems(q: Query) -> list[str]:
 def validate_dataset(root: Path | str) -> list[str]:
     """Every problem found in a published folder; an empty list means it is valid."""
     root = Path(root)
+    if not root.is_dir():
+        return [f"{root} is not a folder" + (" (it is a file)" if root.exists() else " (it does not exist)") + "; give the folder `latin-intertext build --out DIR` wrote"]
     problems = schema_problems(root)
     if problems:
         return problems + checksum_problems(root)
