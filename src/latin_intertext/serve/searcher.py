@@ -35,7 +35,7 @@ from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import trained_model_path
 from latin_intertext.retrieve import resolve_name
-from latin_intertext.retrieve.base import REGISTRY, LearnedRetriever, Retriever, RetrieverSpec, ScoreDetail, top_k
+from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec, ScoreDetail, top_k
 from latin_intertext.serve.corpora import Corpus, benchmark_corpus, tess_corpus
 from latin_intertext.serve.explain import MatchedWord, match_words
 from latin_intertext.serve.index import SPARSE_RETRIEVER, IndexMeta, SparseLemmaBM25, index_dir, load_index, save_index
@@ -326,8 +326,8 @@ class Searcher:
             name = engine_spec(retriever).name
         else:
             name, reason = default_choice()
-        if isinstance(unindexed := _new_retriever(name), LearnedRetriever):
-            unindexed.check_search_model()  # before the corpus is indexed, not after
+        if (spec := engine_spec(name)).learned:
+            spec.make().check_search_model()  # before the corpus is indexed, not after
         started = time.perf_counter()
         if cache:
             engine = cached_index(name, corpus.lines, corpus.name)
