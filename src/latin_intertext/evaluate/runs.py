@@ -193,9 +193,12 @@ def read_run_file(path: Path | str, query_ids: Collection[str] | None = None, do
     problems += [f"{path}:{first_seen['d:' + d]}: unknown doc id {d!r} ({n} line(s))" for d, n in unknown_d.items()]
     problems += duplicates
     if problems:
-        parts = [f"{sum(unknown_q.values())} line(s) with {len(unknown_q)} unknown query id(s)" if unknown_q else ""]
-        parts += [f"{sum(unknown_d.values())} line(s) with {len(unknown_d)} unknown doc id(s)" if unknown_d else "", f"{len(duplicates)} duplicate(s)" if duplicates else ""]
-        summary = f"{path}: " + ", ".join(filter(None, parts))
+        counts = (
+            (unknown_q, f"{sum(unknown_q.values())} line(s) with {len(unknown_q)} unknown query id(s)"),
+            (unknown_d, f"{sum(unknown_d.values())} line(s) with {len(unknown_d)} unknown doc id(s)"),
+            (duplicates, f"{len(duplicates)} duplicate(s)"),
+        )
+        summary = f"{path}: " + ", ".join(count for found, count in counts if found)
         hints = []
         if unknown_q or unknown_d:
             hints.append("The run must use this dataset's query ids (vf-1-START-END) and corpus ids (author-book-line); was it made for another dataset version?")

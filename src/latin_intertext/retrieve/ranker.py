@@ -314,10 +314,11 @@ class EvidenceRanker(LearnedRetriever):
 
     def check_search_model(self) -> None:
         if not self._boosters:
-            verified_model_text(self._model_file(), self.feature_names)
+            self._saved_model_text()
 
-    def _model_file(self) -> Path:
-        return Path(self.model_path) if self.model_path else trained_model_path()
+    def _saved_model_text(self) -> str:
+        """The saved model this ranker searches with, verified (:func:`verified_model_text`)."""
+        return verified_model_text(Path(self.model_path) if self.model_path else trained_model_path(), self.feature_names)
 
     def _ensure_model(self) -> None:
         if self._boosters:
@@ -326,7 +327,7 @@ class EvidenceRanker(LearnedRetriever):
             return
         import lightgbm as lgb
 
-        text = verified_model_text(self._model_file(), self.feature_names)
+        text = self._saved_model_text()
         self._boosters = [lgb.Booster(model_str=member) for member in text.split(MEMBER_SEPARATOR)]
         self._trained_features = list(self.feature_names)
 
@@ -379,16 +380,12 @@ class ThemedEvidenceRanker(EvidenceRanker):
     """The evidence ranker with theme evidence; for cross-validated figures only, as it has no search model
     (it needs the word vectors of ``train-vectors``, which ``search`` does not assume, so it keeps the plain ranker)."""
 
-    def check_search_model(self) -> None:
-        if not self._boosters and self.model_path is None:
+    def _saved_model_text(self) -> str:
+        if self.model_path is None:
             raise LatinIntertextError(
                 f"{self.name} has no search model: evaluate it with `--cv`, or search with `evidence-ranker` (alias `best`)."
             )
-        super().check_search_model()
-
-    def _ensure_model(self) -> None:
-        self.check_search_model()
-        super()._ensure_model()
+        return super()._saved_model_text()
 
 
 def _sha256(text: str) -> str:

@@ -323,11 +323,12 @@ class Searcher:
         """
         reason = ""
         if retriever:
-            name = engine_spec(retriever).name
+            spec = engine_spec(retriever)
+            name = spec.name
+            if spec.learned:
+                spec.make().check_search_model()  # before the corpus is indexed, not after
         else:
-            name, reason = default_choice()
-        if (spec := engine_spec(name)).learned:
-            spec.make().check_search_model()  # before the corpus is indexed, not after
+            name, reason = default_choice()  # which verifies the learned default's model
         started = time.perf_counter()
         if cache:
             engine = cached_index(name, corpus.lines, corpus.name)
