@@ -245,7 +245,7 @@ def test_a_headword_is_its_own_lemma_not_the_word_derived_from_it(positive, othe
 
 @pytest.mark.parametrize(
     "forms, lemma",
-    [(("magnus", "maior", "maiores", "maiora", "maximus", "maxima"), "magnus"), (("superus", "suprema", "supremo", "supremum", "summus"), "superus"),
+    [(("magnus", "maior", "maiores", "maiora", "maximus", "maxima"), "magnus"), (("superus", "suprema", "supremo", "supremum"), "superus"),
      (("multus", "plurimus", "plurima", "plura"), "multus"), (("malus", "peior", "peiora", "pessimus", "pessima"), "malus"), (("bonus", "melior", "meliora", "optimus"), "bonus"),
      (("paruus", "minor", "minores", "minorem", "minoribus", "minus", "minimus", "minima", "minimum", "minimae"), "paruus"), (("hiems", "hiemem", "hiemes"), "hiems")],
 )
@@ -255,6 +255,7 @@ def test_irregular_comparatives_and_superlatives_meet_their_positive(forms, lemm
     assert {form: latin.lemmatize(form) for form in forms} == dict.fromkeys(forms, lemma)
     assert all(lemma in latin.lemma_candidates(form) for form in forms)
     assert latin.lemmatize("minatur") == latin.lemmatize("minantur") != "paruus"  # *minor* "threaten" keeps its own lemma
+    assert latin.lemmatize("summus") == latin.lemmatize("summo") == "summus"  # a headword of its own, as in the OLD
 
 
 @pytest.mark.parametrize(
@@ -289,6 +290,30 @@ def test_each_verse_reading_is_another_reading_words_allows(form, lemma):
     raw, allowed = _simplemma_and_words(form)
     assert {lemma, raw} <= allowed and lemma != raw
     assert latin.lemmatize(form) == lemma
+
+
+_FIRST_SECOND_DECLENSION = ("us", "a", "um", "i", "o", "ae", "am", "os", "as", "is", "orum", "arum", "e")
+
+
+@pytest.mark.parametrize("form, lemma", sorted(latin.PARADIGM_READINGS.items()))
+def test_each_paradigm_reading_is_what_simplemma_reads_most_of_the_paradigm_as_and_no_lexicon_reads_the_form_as(form, lemma):
+    """The table stays honest: if a lexicon learns the reading (it would belong to the tables above), or simplemma
+    stops reading the paradigm's other forms as the adjective, this fails."""
+    import simplemma
+
+    raw, allowed = _simplemma_and_words(form)
+    assert lemma not in allowed and raw != lemma
+    others = [lemma[:-2] + ending for ending in _FIRST_SECOND_DECLENSION if lemma[:-2] + ending != form]
+    readings = [_simplemma_and_words(other)[0] for other in others if simplemma.is_known(other, lang="la")]
+    assert len(readings) >= 6 and sum(reading == lemma for reading in readings) > len(readings) / 2
+    assert latin.lemmatize(form) == lemma and lemma in latin.lemma_candidates(form)
+
+
+def test_summa_and_imo_meet_the_rest_of_their_adjective_while_imus_stays_a_verb():
+    lemmas = lambda text: [t.lemma for t in latin.tokenize(text)]  # noqa: E731
+    assert lemmas("summa arce summo vertice summus") == ["summus", "arx", "summus", "uertex", "summus"]
+    assert lemmas("pectore ab imo imis") == ["pectus", "ab", "imus", "imus"]
+    assert lemmas("imus") == ["eo"]
 
 
 @pytest.mark.parametrize("form, lemma", sorted(latin.NAME_READINGS.items()))

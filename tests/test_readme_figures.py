@@ -105,6 +105,7 @@ def test_the_readme_counts_the_lemmatiser_s_corrections_as_the_table_holds_them(
 
     assert f"and {len(latin.SIMPLEMMA_ERRORS)} frequent forms whose simplemma lemma is none of their readings" in _prose()
     assert f"as do {len(latin.VERSE_READINGS)} forms whose simplemma lemma is a reading verse hardly means" in _prose()
+    assert f"; {len(latin.PARADIGM_READINGS)} forms of an adjective that neither lexicon reads as the adjective" in _prose()
 
 
 def _search_model_home(trained_model, monkeypatch) -> None:

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 25
+LEMMATISER_VERSION = 26
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -154,6 +154,11 @@ VERSE_READINGS = {
     "minore": "paruus", "minorem": "paruus", "minori": "paruus", "minoribus": "paruus", "minoris": "paruus",
     "uetustas": "uetustas",
 }
+# Forms of an adjective that neither lexicon reads as the adjective, though simplemma files its other forms under it
+# (*summo*, *summi*, *summum*: *summus*; *ima*, *imis*: *imus*): *summa*, *summam* and *summas* were the noun *summa*
+# "sum", *summus* itself *superus*, and *imo* the adverb *immo*, where verse means the adjective (*summa arce*,
+# *pectore ab imo*; lemmatiser v26). *imus* stays the verb's "we go", which it is as often in Tesserae-la.
+PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", "summas": "summus", "imo": "imus"}
 # Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
 # Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
 # candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*.
@@ -167,7 +172,7 @@ NAME_READINGS = {
 _SENSES = {"uolo": (re.compile(r"^uola"), "uolare")}
 # *hic* with the deictic -ce and the question's -ne (*hocine*, *hascine*): no lexicon knows them, and -ne leaves no word.
 DEICTIC_QUESTIONS = dict.fromkeys("hicine haecine hocine hacine hancine huncine hunccine hascine hiscine hoscine".split(), "hic")
-_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | NAME_READINGS | DEICTIC_QUESTIONS
+_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | PARADIGM_READINGS | NAME_READINGS | DEICTIC_QUESTIONS
 
 
 @dataclass(frozen=True, slots=True)
