@@ -73,9 +73,9 @@ def _isolated_home(tmp_path_factory, monkeypatch):
 
 # Each output option of the commands that read the dataset, written under the folder ``{dir}``.
 WRITERS = [
-    ["evaluate", "--retriever", "bm25", "--json", "{dir}/x.json"],
+    ["evaluate", "--retriever", "bm25", "--save-json", "{dir}/x.json"],
     ["evaluate", "--retriever", "bm25", "--save-run", "{dir}/x.run"],
-    ["compare", "{a}", "{b}", "--json", "{dir}/x.json"],
+    ["compare", "{a}", "{b}", "--save-json", "{dir}/x.json"],
     ["leaderboard", "--out", "{dir}/lb.md"],
     ["ranker-report", "--save-run", "{dir}/x.run"],
     ["transfer-report", "--save-run", "{dir}/x.run"],

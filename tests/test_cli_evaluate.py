@@ -52,7 +52,7 @@ def external_run(dataset_dir, tmp_path_factory):
 def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_path, capsys):
     path, run, qrels = external_run
     out = tmp_path / "ext.json"
-    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(path), "--json", str(out), "--resamples", "1000"]) == 0
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(path), "--save-json", str(out), "--resamples", "1000"]) == 0
     per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map", "recall.100"}).evaluate(run)
     expected = {key: sum(per_query.get(q, {}).get(key, 0.0) for q in qrels) / len(qrels) for key in ("ndcg_cut_10", "map", "recall_100")}
     report = json.loads(out.read_text())
@@ -76,7 +76,7 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
 def test_evaluate_gives_each_author_an_interval_and_draws_the_breakdowns(dataset_dir, external_run, tmp_path, capsys):
     path = external_run[0]
     out, chart = tmp_path / "ext.json", tmp_path / "charts" / "ext.png"
-    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(path), "--json", str(out), "--plot", str(chart), "--resamples", "500"]) == 0
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(path), "--save-json", str(out), "--plot", str(chart), "--resamples", "500"]) == 0
     report = json.loads(out.read_text())
     for kind in ("per_author", "per_span_length"):
         for name, group in report[kind].items():
@@ -145,7 +145,7 @@ def test_missing_dataset_folder_is_an_error(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def bm25_outputs(dataset_dir, tmp_path_factory):
     folder = tmp_path_factory.mktemp("bm25")
-    code = main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "bm25", "--save-run", str(folder / "bm25.run"), "--json", str(folder / "bm25.json"), "--resamples", "1000"])
+    code = main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "bm25", "--save-run", str(folder / "bm25.run"), "--save-json", str(folder / "bm25.json"), "--resamples", "1000"])
     return code, folder
 
 
@@ -156,7 +156,7 @@ def test_evaluate_retriever_saves_a_run_that_scores_the_same(dataset_dir, bm25_o
     assert report["retriever"] == "bm25" and report["config"]["k"] == 1000
     assert report["n_queries_score_order_differs_from_rank"] == 0 and report["queries_score_order_differs_from_rank"] == []
     assert 0.15 < report["metrics"]["ndcg_at_10"] < 0.5
-    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(folder / "bm25.run"), "--json", str(tmp_path / "again.json"), "--resamples", "1000"]) == 0
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(folder / "bm25.run"), "--save-json", str(tmp_path / "again.json"), "--resamples", "1000"]) == 0
     again = json.loads((tmp_path / "again.json").read_text())
     assert again["metrics"] == pytest.approx(report["metrics"], abs=1e-9)
     assert "k" not in again["config"] and again["n_queries_score_order_differs_from_rank"] == 0  # its ranks follow its scores
@@ -166,7 +166,7 @@ def test_evaluate_retriever_saves_a_run_that_scores_the_same(dataset_dir, bm25_o
 def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external_run, tmp_path, capsys):
     _, folder = bm25_outputs
     same = tmp_path / "same.json"
-    assert main(["compare", str(folder / "bm25.run"), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(same), "--resamples", "1000"]) == 0
+    assert main(["compare", str(folder / "bm25.run"), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--save-json", str(same), "--resamples", "1000"]) == 0
     assert "bm25.runandbm25.runscorethesameoneveryquerybyeverymetric:nothingtocompare" in squash(capsys.readouterr().err)
     tests = json.loads(same.read_text())["tests"]
     assert all(t["diff"] == 0 and t["p_randomization"] == 1.0 and t["n_queries_differing"] == 0 for t in tests.values())
@@ -176,7 +176,7 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     assert written["a_sha256"] == written["b_sha256"] == sha256_of(folder / "bm25.run") and written["dataset_version"] == "1.0.0"
     assert written["dataset_sha256sums"] == sha256_of(Path(dataset_dir) / "SHA256SUMS") and written["latin_intertext"]
     diff = tmp_path / "diff.json"
-    assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--json", str(diff), "--resamples", "1000"]) == 0
+    assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--save-json", str(diff), "--resamples", "1000"]) == 0
     tests = json.loads(diff.read_text())["tests"]
     ndcg = tests["ndcg_at_10"]
     assert ndcg["diff"] == pytest.approx(ndcg["a"] - ndcg["b"]) and ndcg["diff"] > 0.1  # BM25 beats random scores
@@ -203,7 +203,7 @@ def test_compare_warns_that_an_interval_from_few_differing_queries_is_too_narrow
     fewer = tmp_path / "fewer.run"  # four queries answered with nothing relevant at the top
     fewer.write_text("".join(line for line in lines if line.split()[0] not in changed))
     json_path = tmp_path / "c.json"
-    assert main(["compare", str(fewer), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--json", str(json_path), "--resamples", "1000"]) == 0
+    assert main(["compare", str(fewer), str(folder / "bm25.run"), "--dataset", str(dataset_dir), "--save-json", str(json_path), "--resamples", "1000"]) == 0
     from latin_intertext.evaluate.metrics import HEADLINE, METRICS
 
     tests = json.loads(json_path.read_text())["tests"]
@@ -238,7 +238,7 @@ def reranked_runs(bm25_outputs, tmp_path_factory):
 def test_scores_that_contradict_ranks_are_warned_of_and_listed_in_evaluate_and_compare(dataset_dir, reranked_runs, tmp_path, capsys, name, reason):
     bad, good = reranked_runs[name], reranked_runs["good"]
     report_path = tmp_path / "bad.json"
-    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(bad), "--json", str(report_path), "--resamples", "100"]) == 0
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(bad), "--save-json", str(report_path), "--resamples", "100"]) == 0
     err = squash(capsys.readouterr().err)
     assert f"warning:in{squash(str(bad))},thescoresof482queriesdonotfollowtheirranks" in err and reason in err
     assert "rankedbyscorealone,astrec_evaldoes" in err
@@ -247,7 +247,7 @@ def test_scores_that_contradict_ranks_are_warned_of_and_listed_in_evaluate_and_c
     assert report["n_queries_score_order_differs_from_rank"] == len(listed) == 482
     assert listed[0]["line"] == 1 and squash(listed[0]["reason"]).startswith(reason)
     compared = tmp_path / "cmp.json"
-    assert main(["compare", str(bad), str(good), "--dataset", str(dataset_dir), "--json", str(compared), "--resamples", "100"]) == 0
+    assert main(["compare", str(bad), str(good), "--dataset", str(dataset_dir), "--save-json", str(compared), "--resamples", "100"]) == 0
     data = json.loads(compared.read_text())
     ndcg, notes = data["tests"]["ndcg_at_10"], data["run_notes"]
     assert ndcg["a"] == pytest.approx(report["metrics"]["ndcg_at_10"]) and ndcg["a"] < ndcg["b"] - 0.05  # ranked by score, as trec_eval ranks
@@ -259,7 +259,7 @@ def test_scores_that_contradict_ranks_are_warned_of_and_listed_in_evaluate_and_c
 def test_evaluate_refuses_k_with_a_run_file(dataset_dir, reranked_runs, tmp_path, capsys):
     """--k cuts what a retriever retrieves; a run file is scored whole, so --k there would be recorded but ignored."""
     out = tmp_path / "k.json"
-    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(reranked_runs["good"]), "--k", "10", "--json", str(out)]) == 1
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(reranked_runs["good"]), "--k", "10", "--save-json", str(out)]) == 1
     assert "--kappliesto--retrieveronly" in squash(capsys.readouterr().err)
     assert not out.exists()
 
@@ -302,7 +302,7 @@ def test_learned_retriever_requires_cv_and_never_fits_on_test_queries(dataset_di
     assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-learned"]) == 1
     assert "--cvN" in squash(capsys.readouterr().err)
     out = tmp_path / "cv.json"
-    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-learned", "--cv", "3", "--k", "10", "--json", str(out), "--resamples", "200"]) == 0
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-learned", "--cv", "3", "--k", "10", "--save-json", str(out), "--resamples", "200"]) == 0
     report = json.loads(out.read_text())
     assert report["config"]["cv_folds"] == 3 and len(report["config"]["folds"]) == 3
     assert "fold 0: VF 1." in capsys.readouterr().err

@@ -48,6 +48,27 @@ def test_every_k_option_has_the_short_name_k():
     assert all("-k" in p.opts for p in with_k.values()), sorted(name for name, p in with_k.items() if "-k" not in p.opts)
 
 
+def test_json_is_a_switch_that_prints_and_save_json_takes_the_file_on_every_command():
+    """One name, one meaning: ``--json`` prints JSON instead of the table, ``--save-json FILE`` writes the report."""
+    options = [(name, p) for name, command in _commands().items() for p in command.params if hasattr(p, "is_flag")]
+    printing = sorted(name for name, p in options if "--json" in p.opts)
+    saving = sorted(name for name, p in options if "--save-json" in p.opts)
+    assert printing == ["search", "stats"] and all(p.is_flag for name, p in options if "--json" in p.opts)
+    assert saving == ["compare", "evaluate", "ranker-report", "transfer-report"]
+    assert not any(p.is_flag for name, p in options if "--save-json" in p.opts)
+
+
+def test_no_switch_s_help_shows_a_value_type():
+    """A switch takes no value, so its help line shows none (typer would print ``<bool>``), on every command."""
+    from typer.testing import CliRunner
+
+    _load_commands()
+    for name in ("search", "stats", "push", "ranker-report"):
+        shown = CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "200"}).output
+        lines = [line for line in shown.splitlines() if "--json " in line or "--dry-run" in line or "--tesserae-la" in line or "--nested" in line or "--mteb" in line]
+        assert lines and not any("<bool>" in line for line in lines), (name, lines)
+
+
 def test_search_help_states_the_k_limit():
     from latin_intertext.serve.searcher import MAX_K
 

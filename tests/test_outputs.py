@@ -63,7 +63,7 @@ def test_an_output_file_that_is_not_writable_is_refused(tmp_path, monkeypatch):
         real_access = os.access
         monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if (Path(p) == locked and mode == os.W_OK) else real_access(p, mode, **kw))
     with pytest.raises(OutputError, match=r"locked\.json is not writable; make it writable \(chmod u\+w\)"):
-        check_outputs(locked, option="--json")
+        check_outputs(locked, option="--save-json")
     assert locked.read_text() == "keep"
 
 
@@ -83,8 +83,8 @@ def test_check_outputs_refuses_an_input_even_through_a_link(tmp_path):
 def test_check_outputs_refuses_a_path_inside_an_input_folder(tmp_path):
     dataset = tmp_path / "ds"
     (dataset / "qrels").mkdir(parents=True)
-    with pytest.raises(OutputError, match=r"test\.parquet lies in .*ds, which this command reads; write the --json outside it"):
-        check_outputs(dataset / "qrels" / "test.parquet", option="--json", inputs=[dataset])
+    with pytest.raises(OutputError, match=r"test\.parquet lies in .*ds, which this command reads; write the --save-json outside it"):
+        check_outputs(dataset / "qrels" / "test.parquet", option="--save-json", inputs=[dataset])
     assert check_outputs(tmp_path / "ds.json", inputs=[dataset]) == [tmp_path / "ds.json"]  # beside it is fine
 
 
@@ -122,10 +122,10 @@ def test_a_folder_where_nothing_can_be_created_is_refused_even_for_root(tmp_path
 @pytest.mark.parametrize(
     "argv",
     [
-        ["compare", "{a}", "{b}", "--json", "{a}"],
-        ["compare", "{a}", "{b}", "--json", "{b}"],
+        ["compare", "{a}", "{b}", "--save-json", "{a}"],
+        ["compare", "{a}", "{b}", "--save-json", "{b}"],
         ["leaderboard", "--run", "{a}", "--out", "{a}"],
-        ["evaluate", "--run", "{a}", "--json", "{a}"],
+        ["evaluate", "--run", "{a}", "--save-json", "{a}"],
     ],
 )
 def test_commands_refuse_to_write_over_a_run_they_read(tmp_path, capsys, argv):
@@ -254,7 +254,7 @@ def test_an_output_that_is_a_pipe_or_a_device_is_refused_not_replaced(tmp_path, 
     else:
         target = Path("/dev/null")
     with pytest.raises(OutputError, match="is not a regular file \\(a device, a pipe or a socket\\)"):
-        check_outputs(target, option="--json")
+        check_outputs(target, option="--save-json")
     assert not target.is_file()
 
 

@@ -88,7 +88,7 @@ def test_evaluate_leaves_no_run_when_the_json_fails(dataset_dir, fast_retriever,
 
     monkeypatch.setattr(RunReport, "to_json", lambda self, per_query=True: _never())
     with pytest.raises(AssertionError):
-        main(["evaluate", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--k", "10", "--resamples", "100", "--save-run", str(tmp_path / "ok.trec"), "--json", str(tmp_path / "r.json")])
+        main(["evaluate", "--dataset", str(dataset_dir), "--retriever", fast_retriever, "--k", "10", "--resamples", "100", "--save-run", str(tmp_path / "ok.trec"), "--save-json", str(tmp_path / "r.json")])
     assert list(tmp_path.iterdir()) == []
 
 
@@ -118,7 +118,7 @@ def fake_ranker_report(monkeypatch):
 
 def test_ranker_report_makes_missing_folders_and_writes_every_output(fake_ranker_report, tmp_path):
     md, js, run = tmp_path / "a" / "r.md", tmp_path / "b" / "c" / "r.json", tmp_path / "d" / "r.run"
-    assert main(["ranker-report", "--out", str(md), "--json", str(js), "--save-run", str(run)]) == 0
+    assert main(["ranker-report", "--out", str(md), "--save-json", str(js), "--save-run", str(run)]) == 0
     assert md.read_text() == "| report |\n" and md.with_suffix(".png").read_bytes() == b"png"
     written = json.loads(js.read_text())
     assert "run" not in written and written["ci95"]["map"] == [0.4, 0.6] and written["n_span_groups"] == 44  # the run goes to its own file
@@ -138,11 +138,11 @@ def test_ranker_report_names_the_queries_its_saved_run_cannot_list(fake_ranker_r
 
 
 def test_ranker_report_checks_outputs_before_the_cv_and_writes_none_on_failure(fake_ranker_report, tmp_path, monkeypatch, capsys):
-    assert main(["ranker-report", "--out", str(tmp_path / "r.md"), "--json", str(tmp_path)]) == 1
+    assert main(["ranker-report", "--out", str(tmp_path / "r.md"), "--save-json", str(tmp_path)]) == 1
     assert "isafolder" in squash(capsys.readouterr().err) and fake_ranker_report == []
     monkeypatch.setattr("latin_intertext.evaluate.ranker_report.plot", _never)
     with pytest.raises(AssertionError):
-        main(["ranker-report", "--out", str(tmp_path / "r.md"), "--json", str(tmp_path / "r.json")])
+        main(["ranker-report", "--out", str(tmp_path / "r.md"), "--save-json", str(tmp_path / "r.json")])
     assert list(tmp_path.iterdir()) == []
 
 

@@ -82,7 +82,7 @@ def test_readme_prose_quotes_the_generated_figures(sentence):
 
 
 def test_the_published_report_has_the_layout_ranker_report_writes():
-    """docs/results/ranker-report.json is what `ranker-report --json` writes (RankerReport.to_json): same fields, same order."""
+    """docs/results/ranker-report.json is what `ranker-report --save-json` writes (RankerReport.to_json): same fields, same order."""
     from dataclasses import fields
 
     from latin_intertext.evaluate.ranker_report import RankerReport

@@ -6,10 +6,12 @@ import errno
 import importlib
 import os
 import sys
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from latin_intertext.cli.options import flag
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import write_outputs
 
@@ -33,7 +35,7 @@ def _print_version(asked: bool) -> None:
 
 @app.callback()
 def _global_options(
-    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    version: Annotated[bool, flag("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
 ) -> None:
     """Options of the command itself, before any subcommand."""
 

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from latin_intertext import HUB_REPO_ID
 from latin_intertext.cli import app, make_console
-from latin_intertext.cli.options import DatasetArg, DatasetOpt, SourcesOpt, dataset_folder
+from latin_intertext.cli.options import DatasetArg, DatasetOpt, SourcesOpt, dataset_folder, flag
 from latin_intertext.errors import LatinIntertextError, ValidationError
 from latin_intertext.paths import default_dataset_dir, sources_cache_dir
 
@@ -90,8 +90,8 @@ def validate(folder: DatasetArg = None, dataset: DatasetOpt = None) -> None:
 def stats(
     folder: DatasetArg = None,
     dataset: DatasetOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON (the card's and stats.json's keys).")] = False,
-    mteb: Annotated[bool, typer.Option("--mteb", help="Print mteb's descriptive statistics of the task as JSON (needs the mteb extra).")] = False,
+    as_json: Annotated[bool, flag("--json", help="Print the figures as JSON (the card's and stats.json's keys).")] = False,
+    mteb: Annotated[bool, flag("--mteb", help="Print mteb's descriptive statistics of the task as JSON (needs the mteb extra).")] = False,
 ) -> None:
     """Print the dataset's statistics table, computed from the data."""
     from latin_intertext.benchmark import load_benchmark
@@ -128,7 +128,7 @@ def push(
     folder: DatasetArg = None,
     dataset: DatasetOpt = None,
     repo_id: Annotated[str, typer.Option("--repo-id", help="The Hub dataset repository, owner/name.")] = HUB_REPO_ID,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be uploaded; upload nothing.")] = False,
+    dry_run: Annotated[bool, flag("--dry-run", help="List what would be uploaded; upload nothing.")] = False,
     revision: Annotated[Optional[str], typer.Option("--revision", help="An existing branch of the repository to upload to (default: main).")] = None,
 ) -> None:
     """Upload a validated folder to the Hugging Face Hub (token from $HF_TOKEN)."""

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from latin_intertext.benchmark import Benchmark, Run, load_benchmark
 from latin_intertext.cli import app, console, make_console, write_and_say
-from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder, plot_option
+from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder, plot_option, save_json_option
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
@@ -43,7 +43,7 @@ def warn_order(read: RunFile) -> None:
     """Warn of the queries whose scores do not follow their ranks: they are ranked by score, which the user may not mean."""
     if warnings := read.order_warnings:
         ids = ", ".join(w.query for w in warnings)
-        _warn(f"in {read.path}, the scores of {len(warnings)} queries do not follow their ranks ({ids}); e.g. {warnings[0].describe(read.path)}. {ORDER_HINT} The --json report of evaluate or compare gives each query's reason.")
+        _warn(f"in {read.path}, the scores of {len(warnings)} queries do not follow their ranks ({ids}); e.g. {warnings[0].describe(read.path)}. {ORDER_HINT} The --save-json report of evaluate or compare gives each query's reason.")
 
 
 def warn_missing(evaluation: Evaluation, source: str) -> None:
@@ -132,7 +132,7 @@ def evaluate(
     k: Optional[int] = typer.Option(None, "--k", "-k", min=1, help=f"Documents retrieved per query (default {DEFAULT_K}; --retriever only: a run file is scored as it is)."),
     cv: Optional[int] = typer.Option(None, "--cv", min=2, help="Cross-validate over N grouped folds (required for learned retrievers)."),
     save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
-    json_path: Optional[Path] = typer.Option(None, "--json", help="Write metrics, CIs and breakdowns here as JSON."),
+    json_path: Optional[Path] = save_json_option("metrics, CIs and breakdowns"),
     plot: Optional[Path] = plot_option("the breakdowns, nDCG@10 and Recall@100 per target author and per span length,"),
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
 ) -> None:
@@ -175,7 +175,7 @@ def compare(
     run_b: Path = typer.Argument(..., help="TREC run file B."),
     dataset: DatasetOpt = None,
     resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
-    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the comparison here as JSON."),
+    json_path: Optional[Path] = save_json_option("the comparison"),
     plot: Optional[Path] = plot_option("each query's difference in nDCG@10, sorted, with the mean and its 95% CI,"),
 ) -> None:
     """Paired comparison of two runs over the same queries: difference, 95% CI and p-values per metric."""
@@ -223,7 +223,7 @@ def compare(
 
 
 def provenance(bench: Benchmark) -> dict:
-    """What a --json report's figures came from, so that a reader can tell whether they can rerun them: this package's
+    """What a --save-json report's figures came from, so that a reader can tell whether they can rerun them: this package's
     version, the dataset's folder, version and checksum list (its SHA256SUMS file, which names every file's sha256);
     the reports add each run file's sha256."""
     from latin_intertext import DATASET_VERSION, __version__

@@ -60,9 +60,9 @@ def figures(
         blocks = {"dataset": _dataset_table(_run(["stats", str(dataset), "--json"]))}
         _run(["leaderboard", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "leaderboard.md")])
         blocks["leaderboard"] = _without_title((work / "leaderboard.md").read_text(encoding="utf-8"))
-        _run(["ranker-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "ranker-report.md"), "--json", str(work / "ranker-report.json")])
+        _run(["ranker-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "ranker-report.md"), "--save-json", str(work / "ranker-report.json")])
         blocks["ranker"] = (work / "ranker-report.md").read_text(encoding="utf-8")
-        _run(["transfer-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "transfer-report.md"), "--json", str(work / "transfer-report.json")]
+        _run(["transfer-report", "--dataset", str(dataset), "--cv", str(cv), "--out", str(work / "transfer-report.md"), "--save-json", str(work / "transfer-report.json")]
              + (["--sources", str(sources)] if sources else []))
         blocks["transfer"] = (work / "transfer-report.md").read_text(encoding="utf-8")
         text = readme.read_text(encoding="utf-8")

@@ -34,6 +34,16 @@ def plot_option(what: str):
     return typer.Option(None, "--plot", help=f"Draw {what} here (a .png file).", callback=png_path)
 
 
+def flag(*names: str, help: str, **options):
+    """A switch, which takes no value: its help shows no type, where typer would print ``<bool>`` as if one followed."""
+    return typer.Option(*names, help=help, metavar="", **options)
+
+
+def save_json_option(what: str):
+    """``--save-json FILE``: where a command writes ``what`` as JSON (``--json``, a switch, prints JSON instead)."""
+    return typer.Option(None, "--save-json", help=f"Write {what} here as JSON.")
+
+
 def dataset_folder(dataset: Optional[Path] = None, positional: Optional[Path] = None) -> Path:
     """The dataset folder a command reads: ``--dataset`` or the positional DIR (not two different ones), else the default."""
     from latin_intertext.paths import default_dataset_dir

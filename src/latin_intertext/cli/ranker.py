@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from latin_intertext.cli import app, make_console, write_and_say
-from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder
+from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder, flag, save_json_option
 from latin_intertext.outputs import beside, check_outputs, write_json
 
 err = make_console(stderr=True)
@@ -44,9 +44,9 @@ def ranker_report(
     dataset: DatasetOpt = None,
     cv: Annotated[int, typer.Option("--cv", min=2, help="Number of grouped folds.")] = 5,
     out: Annotated[Optional[Path], typer.Option(help="Write the markdown report here (and a chart of it beside it as .png).")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the figures as JSON here.")] = None,
+    json_out: Optional[Path] = save_json_option("the figures"),
     save_run: Annotated[Optional[Path], typer.Option("--save-run", help="Write the out-of-fold run (TREC format).")] = None,
-    nested: Annotated[bool, typer.Option("--nested/--no-nested", help="Also choose the LightGBM settings by nested cross-validation, fold by fold (about 20 minutes more).")] = True,
+    nested: Annotated[bool, flag("--nested/--no-nested", help="Also choose the LightGBM settings by nested cross-validation, fold by fold (about 20 minutes more).")] = True,
 ) -> None:
     """Cross-validated figures, author prior on/off, feature ablation, nested cross-validation of the settings, a learning curve and the paired test against the best baseline."""
     from latin_intertext.benchmark import load_benchmark
@@ -86,7 +86,7 @@ def transfer_report(
     sources: SourcesOpt = None,
     cv: Annotated[int, typer.Option("--cv", min=2, help="Number of grouped folds.")] = 5,
     out: Annotated[Optional[Path], typer.Option(help="Write the markdown report here.")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the figures as JSON here.")] = None,
+    json_out: Optional[Path] = save_json_option("the figures"),
     save_run: Annotated[Optional[Path], typer.Option("--save-run", help="Write the ranker's run of the reversed queries (TREC format).")] = None,
 ) -> None:
     """The gold read backwards: cited epic lines search all of Valerius Flaccus, the ranker fitted out of fold on the benchmark."""

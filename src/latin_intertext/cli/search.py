@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from latin_intertext.cli import app, make_console
-from latin_intertext.cli.options import RETRIEVERS_HELP, SEARCH_ONLY_NAMES, DatasetOpt, SourcesOpt
+from latin_intertext.cli.options import RETRIEVERS_HELP, SEARCH_ONLY_NAMES, DatasetOpt, SourcesOpt, flag
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import MatchedWord, line_segments, query_segments, score_terms
@@ -111,12 +111,12 @@ def search_command(
     text: str = typer.Argument(..., help="The Latin passage to find parallels for (at most 5,000 characters)."),
     corpus: Optional[str] = typer.Option(None, "--corpus", help="benchmark (the default): the 39,675 lines of Vergil, Lucan, Ovid and Statius."),
     tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead: a file or a folder of them (repeatable)."),
-    tesserae_la: bool = typer.Option(False, "--tesserae-la", help="Search all 613 Tesserae-la texts (run `latin-intertext index-tesserae` once first)."),
-    with_benchmark: bool = typer.Option(False, "--with-benchmark", help="With --tess: search the benchmark's corpus too."),
+    tesserae_la: Annotated[bool, flag("--tesserae-la", help="Search all 613 Tesserae-la texts (run `latin-intertext index-tesserae` once first).")] = False,
+    with_benchmark: Annotated[bool, flag("--with-benchmark", help="With --tess: search the benchmark's corpus too.")] = False,
     k: int = typer.Option(10, "--k", "-k", help="How many parallels to show (1 to 1,000)."),
     author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
     retriever: SearchRetrieverOpt = None,
-    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    as_json: Annotated[bool, flag("--json", help="Print machine-readable JSON.")] = False,
     csv_out: Optional[Path] = typer.Option(None, "--csv", help="Also write the parallels to this CSV file, one row per parallel (for a spreadsheet)."),
     dataset: DatasetOpt = None,
     sources: SourcesOpt = None,
