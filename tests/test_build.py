@@ -13,9 +13,9 @@ import pytest
 from conftest import squash
 from fixtures.build.helpers import block_network, real_copy, run_cli, tamper, tiny_mirror, use_manifest_of  # noqa: F401 (fixtures)
 from latin_intertext.benchmark import CorpusLine
-from latin_intertext.build.dataset import GOLD_FILE, build_benchmark, numbering_gaps
+from latin_intertext.build.dataset import GOLD_FILE, build_benchmark, numbering_gaps, phrases_beyond_spans
 from latin_intertext.errors import InputError
-from latin_intertext.sources.gold import AUTHORS, line_ends
+from latin_intertext.sources.gold import AUTHORS, GoldParallel, line_ends
 
 TEXTS = "naacl2021/texts"
 # (file, line, citation, dropped verse) of the nine duplicate citations, in build order.
@@ -183,6 +183,8 @@ def test_build_cli_reports_quirks_without_network(sources_dir, tmp_path, monkeyp
     assert squash("duplicate citations, one line kept of each: <luc. 1.430>, <luc. 5.595>,") in squash(err)
     assert squash("numbering gaps kept as the sources number them: Lucan 1.419, Lucan 7.855-859,") in squash(err)
     assert "gold CSV line ends: 946 CRLF" in err
+    beyond = "gold phrases quoting words beyond their span, kept as the gold has them: 90 result phrases (22 sharing no word with their span); the missing words stand on the next line (84)"
+    assert squash(beyond) in squash(err)
 
 
 # --- the tiny mirror: every rule with exact expected values -----------------------------------
@@ -245,6 +247,40 @@ def test_the_real_sources_numbering_gaps_and_gold_line_ends_are_in_the_report(be
     assert report["gold_line_ends"] == {"CRLF": 946}
     assert len(report["numbering_gaps"]) == 8
     assert report["numbering_gaps"][1] == {"author": "Lucan", "book": 7, "first": 855, "last": 859, "steps_back_after": None}
+
+
+def test_gold_phrases_quoting_words_beyond_their_span_are_found_and_placed():
+    vf = {1: "arma virumque cano", 2: "Troiae qui primus ab oris", 3: "Italiam fato profugus", 4: "Laviniaque venit litora", 5: "et terris iactatus"}
+    corpus = [CorpusLine(f"vergil-1-{n}", t, "Vergil", "Aeneis", 1, n, f"<verg. aen. 1.{n}>") for n, t in vf.items()]
+
+    def beyond(query_phrase, vf_span, result_phrase="arma", target=(1, 1)):
+        parallel = GoldParallel(7, *vf_span, "vergil", 1, *target, query_phrase, result_phrase)
+        return [(f.side, f.span, f.absent, f.found_on, f.where, f.none_held) for f in phrases_beyond_spans([parallel], vf, corpus)]
+
+    assert beyond("armis virumque", (1, 1)) == []  # another form of a word the span holds is held
+    assert beyond("oris italiam", (2, 2)) == [("query", "VF 1.2", ("italiam",), 3, "the next line", False)]
+    assert beyond("arma cano", (2, 3)) == [("query", "VF 1.2-3", ("arma", "cano"), 1, "the line before", True)]
+    assert beyond("oris litora", (2, 2)) == [("query", "VF 1.2", ("litora",), 4, "2 lines after", False)]
+    assert beyond("italiam terris", (1, 1)) == [("query", "VF 1.1", ("italiam", "terris"), None, "spread over the lines within 5", True)]
+    [(*_, where, _held)] = beyond("attolllens arma", (1, 1))
+    assert where.startswith("no line within 5")
+    assert beyond("arma", (1, 1), "fato profugus", (2, 2)) == [("result", "Vergil 1.2", ("fato", "profugus"), 3, "the next line", True)]
+
+
+def test_the_real_gold_phrases_beyond_their_span_are_reported(benchmark, report, dataset_dir):
+    rows = report["phrases_beyond_span"]
+    result = [r for r in rows if r["side"] == "result"]
+    assert (len(result), sum(r["none_held"] for r in result), sum(r["where"] == "the next line" for r in result)) == (90, 22, 84)
+    assert len(rows) - len(result) == 107
+    # The gold's Vergil 8.85 quotes two words of the next line only; the qrels mark 8.85, as the card's method says.
+    nocte = {"csv_line": 156, "side": "result", "span": "Vergil 8.85", "phrase": "nocte tumentem", "absent": ["nocte", "tumentem"], "found_on": 86, "where": "the next line", "none_held": True}
+    assert nocte in rows
+    text = {n: benchmark.corpus[benchmark.doc_index[f"vergil-8-{n}"]].text.lower() for n in (85, 86)}
+    assert "nocte" not in text[85] and "tumentem" not in text[85] and "nocte" in text[86] and "tumentem" in text[86]
+    assert "vergil-8-85" in benchmark.qrels["vf-1-83-83"] and "vergil-8-86" not in benchmark.qrels["vf-1-83-83"]
+    # The gold's VF 1.11 and 1.13 quote each other's words (its edition orders those lines otherwise).
+    assert [(r["span"], r["found_on"]) for r in rows if r["csv_line"] in (36, 42)] == [("VF 1.11", 13), ("VF 1.13", 11)]
+    assert "| 156 | Vergil 8.85 | nocte tumentem | the next line |" in (dataset_dir / "README.md").read_text(encoding="utf-8")
 
 
 def test_line_ends_are_counted_by_kind():

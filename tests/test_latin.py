@@ -892,3 +892,10 @@ def test_the_real_corpus_words_read_as_c_misread_as_e(benchmark):
     line = benchmark.corpus[benchmark.doc_index["statius-5-375"]].text
     assert "eadunt in peetus" in line
     assert {"cado", "pectus"} <= set(latin.lemmas(line))
+
+
+def test_words_absent_are_those_the_text_holds_in_no_form_and_under_no_lemma():
+    assert latin.words_absent("armis virumque", "Arma virumque cano") == []  # another form, and an enclitic split off
+    assert latin.words_absent("uirumque Troiae", "arma virumque cano") == ["Troiae"]
+    assert latin.words_absent("attolllens animos", "attollens animos") == ["attolllens"]  # a misspelling meets nothing
+    assert latin.words_absent("", "arma") == [] and latin.words_absent("arma", "") == ["arma"]

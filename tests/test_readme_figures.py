@@ -140,3 +140,16 @@ def test_the_readme_s_scores_of_one_verbatim_line_in_two_corpora_are_the_search_
         scores.append((len(searcher.corpus), best.score))
     (lines, whole), (_, first_five) = scores
     assert f"*Cui dono lepidum novum libellum* scores {whole:.2f} among Catullus' {lines:,} lines and {first_five:.2f} in a file of his first five" in _prose()
+
+
+def test_the_readme_s_quirk_of_phrases_beyond_their_span_quotes_the_build_report(dataset_dir):
+    rows = json.loads((dataset_dir / "build_report.json").read_text(encoding="utf-8"))["phrases_beyond_span"]
+    result = [r for r in rows if r["side"] == "result"]
+    unheld = [r for r in result if r["none_held"]]
+    prose = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    next_line = sum(r["where"] == "the next line" for r in result)
+    only_next = sum(r["where"] == "the next line" for r in unheld)
+    assert f"{len(result)} result phrases ({next_line} with the words on the next line; {len(unheld)} share no word" in prose
+    assert f"{only_next} of them quoting the next line only" in prose
+    assert f"and {len(rows) - len(result)} query phrases" in prose
+    assert f"in {len(unheld)} parallels the line the qrels mark holds none of the words the gold's result phrase quotes, which stand on the next line in {only_next}" in prose

@@ -888,6 +888,14 @@ def forms(text: str) -> list[str]:
     return [_norm(w)[0] for w in _word_strings(text)]
 
 
+def words_absent(phrase: str, text: str) -> list[str]:
+    """The words of ``phrase`` that ``text`` holds neither in the same form nor under a shared lemma: what a quotation
+    takes from beyond the lines it cites."""
+    held = tokenize(text)
+    forms_held, lemmas_held = {t.norm for t in held}, {t.lemma for t in held}
+    return [t.form for t in tokenize(phrase) if t.norm not in forms_held and t.lemma not in lemmas_held]
+
+
 def lemmas(text: str, names: frozenset[str] = frozenset()) -> list[str]:
     """Folded lemmas of the words of ``text``; the same as ``[t.lemma for t in tokenize(text, names)]``."""
     return [lemma for _span, (_norm_form, lemma, _clitic) in _analysed_words(text, names)]

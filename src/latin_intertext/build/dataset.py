@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -35,6 +36,7 @@ class BuildReport:
     duplicates: list[Duplicate] = field(default_factory=list)  # the duplicate citations among ``skipped``, as lines
     gold_line_ends: dict[str, int] = field(default_factory=dict)  # "CRLF" / "LF" / "CR" -> rows of the gold CSV so ended
     numbering: list["NumberingGap"] = field(default_factory=list)  # citations the corpus's numbering skips or repeats out of order
+    beyond_span: list["PhraseBeyondSpan"] = field(default_factory=list)  # gold phrases quoting words their span lacks
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(s.kind for s in self.skipped))
@@ -47,6 +49,7 @@ class BuildReport:
             "citation_separators": {k: dict(v) for k, v in sorted(self.separators.items())},
             "gold_line_ends": self.gold_line_ends,
             "numbering_gaps": [asdict(g) for g in self.numbering],
+            "phrases_beyond_span": [asdict(p) for p in self.beyond_span],
         }
 
 
@@ -87,6 +90,87 @@ def numbering_gaps(corpus: list[CorpusLine]) -> list[NumberingGap]:
                 gaps.append(NumberingGap(author, book, n, n))
         gaps += [NumberingGap(author, book, b, b, steps_back_after=a) for a, b in zip(numbers, numbers[1:]) if b <= a]
     return gaps
+
+
+# How far from its span a gold phrase's missing words are looked for.
+NEAR = 5
+
+
+@dataclass(frozen=True)
+class PhraseBeyondSpan:
+    """A gold phrase quoting words that its own span lacks: the gold's span stops a line short of the phrase, or the
+    gold quotes another edition's reading or misspells. Kept as the gold has it (the card's qrels mark the span's
+    lines only) and reported."""
+
+    csv_line: int
+    side: str  # "query": the VF span and its Query Phrase; "result": the target span and its Result Phrase
+    span: str  # "VF 1.714", "Vergil 8.85-86"
+    phrase: str
+    absent: tuple[str, ...]  # the phrase's words the span lacks
+    found_on: int | None  # the nearest line within NEAR of the span holding them all
+    where: str  # "the next line", "2 lines before", "spread over the lines within 5", or "no line within 5 (...)"
+    none_held: bool  # the span holds none of the phrase's words
+
+    def __str__(self) -> str:
+        return f"gold CSV line {self.csv_line}: {self.span} {self.phrase!r} ({', '.join(self.absent)}: {self.where})"
+
+
+def _span_name(name: str, start: int, end: int, book: int) -> str:
+    return f"{name} {book}.{start}" + (f"-{end}" if end != start else "")
+
+
+def _placed(offset: int) -> str:
+    """Where a line stands from a span: ``offset`` lines after its end (positive) or before its start (negative)."""
+    if abs(offset) == 1:
+        return "the next line" if offset > 0 else "the line before"
+    return f"{abs(offset)} lines {'after' if offset > 0 else 'before'}"
+
+
+def _beyond(csv_line: int, side: str, span: str, phrase: str, lines: Callable[[int], str], start: int, end: int) -> PhraseBeyondSpan | None:
+    """The phrase's words that lines ``start``..``end`` lack, and where they stand instead (``lines(n)``: line n's text)."""
+    absent = latin.words_absent(phrase, " ".join(lines(n) for n in range(start, end + 1)))
+    if not absent:
+        return None
+    missing = " ".join(absent)
+
+    def line_at(offset: int) -> int:  # as _placed reads an offset
+        return end + offset if offset > 0 else start + offset
+
+    offsets = [o for d in range(1, NEAR + 1) for o in (d, -d)]
+    holder = next((o for o in offsets if not latin.words_absent(missing, lines(line_at(o)))), None)
+    if holder is not None:
+        found_on, where = line_at(holder), _placed(holder)
+    elif not latin.words_absent(missing, " ".join(lines(n) for n in [*range(start - NEAR, start), *range(end + 1, end + NEAR + 1)])):
+        found_on, where = None, f"spread over the lines within {NEAR}"
+    else:
+        found_on, where = None, f"no line within {NEAR} (another edition's reading, a misspelling, or farther)"
+    return PhraseBeyondSpan(csv_line, side, span, phrase, tuple(absent), found_on, where, len(absent) == len(latin.tokenize(phrase)))
+
+
+def phrases_beyond_spans(parallels: list[GoldParallel], vf_lines: dict[int, str], corpus: list[CorpusLine]) -> list[PhraseBeyondSpan]:
+    """Every gold phrase, query side and result side, that quotes words its span does not hold, in file order."""
+    texts = {d.id: d.text for d in corpus}
+    names = {author_key(d.tess_index): d.author for d in corpus}
+    found = []
+    for p in parallels:
+        found.append(_beyond(p.csv_line, "query", _span_name("VF", p.vf_start, p.vf_end, VF_BOOK), p.query_phrase, lambda n: vf_lines.get(n, ""), p.vf_start, p.vf_end))
+        target = _span_name(names.get(p.author, p.author.capitalize()), p.line_start, p.line_end, p.book)
+        found.append(_beyond(p.csv_line, "result", target, p.result_phrase, lambda n, p=p: texts.get(doc_id(p.author, p.book, n), ""), p.line_start, p.line_end))
+    return [f for f in found if f]
+
+
+def _nearness(found: PhraseBeyondSpan) -> str:
+    if found.where in ("the next line", "the line before"):
+        return f"on {found.where}"
+    return f"on lines 2 to {NEAR} away" if found.found_on or found.where.startswith("spread") else f"on no line within {NEAR}"
+
+
+def beyond_span_summary(found: list[PhraseBeyondSpan], side: str) -> str:
+    """One line of counts for one side: how many phrases, how many share no word with their span, and where the
+    missing words stand."""
+    rows = [f for f in found if f.side == side]
+    places = Counter(_nearness(f) for f in rows).most_common()
+    return f"{len(rows)} {side} phrases ({sum(f.none_held for f in rows)} sharing no word with their span); the missing words stand " + ", ".join(f"{where} ({n})" for where, n in places)
 
 
 def doc_id(author_key: str, book: int, line: int) -> str:
@@ -205,5 +289,7 @@ def build_benchmark(root: Path) -> tuple[Benchmark, BuildReport]:
     report.gold_line_ends = line_ends((root / GOLD_FILE).read_bytes())
     corpus, report.skipped = prefer_quoted_occurrences(corpus, report.skipped, report.duplicates, parallels)
     report.numbering = numbering_gaps(corpus)
-    queries = make_queries(parallels, read_query_lines(root, report))
+    vf_lines = read_query_lines(root, report)
+    queries = make_queries(parallels, vf_lines)
+    report.beyond_span = phrases_beyond_spans(parallels, vf_lines, corpus)
     return Benchmark(corpus, queries, make_qrels(parallels)), report

@@ -59,6 +59,7 @@ def build(
     sources: SourcesOpt = None,
 ) -> None:
     """Build LatinEpicIntertextualityRetrieval v1.0.0 from verified sources into OUT (HF parquet + BEIR + card)."""
+    from latin_intertext.build.dataset import beyond_span_summary
     from latin_intertext.publish.writer import build_dataset
     from latin_intertext.sources.gold import line_ends_text
 
@@ -72,6 +73,8 @@ def build(
     err.print(f"duplicate citations, one line kept of each: {', '.join(d.line.tess_index for d in report.duplicates)}", highlight=False)
     err.print(f"numbering gaps kept as the sources number them: {', '.join(map(str, report.numbering)) or 'none'}", highlight=False)
     err.print(f"gold CSV line ends: {line_ends_text(report.gold_line_ends)}", highlight=False)
+    beyond = "; ".join(beyond_span_summary(report.beyond_span, side) for side in ("result", "query"))
+    err.print(f"gold phrases quoting words beyond their span, kept as the gold has them: {beyond}", highlight=False)
 
 
 @app.command()

@@ -6,7 +6,7 @@ import json
 
 from latin_intertext import DATASET_VERSION, HUB_REPO_ID
 from latin_intertext.benchmark import CONFIG_FEATURES
-from latin_intertext.build.dataset import NumberingGap
+from latin_intertext.build.dataset import NumberingGap, PhraseBeyondSpan, beyond_span_summary
 from latin_intertext.sources.gold import line_ends_text
 from latin_intertext.sources.tess import BLANK, DUPLICATE
 
@@ -132,6 +132,17 @@ def render_card(stats: dict, report: dict) -> str:
         f"{_table(('author', 'book', 'lines', 'numbering'), gap_rows)}\n\n"
         if gap_rows else ""
     )
+    beyond = [PhraseBeyondSpan(**p) for p in report.get("phrases_beyond_span", [])]
+    unheld = [(p.csv_line, p.span, p.phrase, p.where) for p in beyond if p.side == "result" and p.none_held]
+    beyond_item = (
+        f"- Some gold phrases quote words that their own span lacks: the span stops a line short of the phrase, or the "
+        f"gold quotes another edition's reading or misspells. They are kept as the gold has them (the qrels mark the "
+        f"span's lines only, as the construction method says) and listed in `build_report.json` (`phrases_beyond_span`): "
+        f"{beyond_span_summary(beyond, 'result')}; {beyond_span_summary(beyond, 'query')}. The qrels of these parallels "
+        f"mark a line that holds none of the words their result phrase quotes:\n\n"
+        f"{_table(('gold CSV line', 'target span', 'result phrase', 'the quoted words stand'), unheld)}\n"
+        if beyond else ""
+    )
     return f"""{_yaml(stats)}
 
 # Latin Epic Intertextuality Retrieval (v{DATASET_VERSION})
@@ -174,7 +185,7 @@ annotations for analysis: retrievers must not read them.
 {gaps_item}- {len(blank)} blank lines (in {len({s['file'] for s in blank})} files) are skipped.
   Every skipped line is listed in `build_report.json`.
 - The gold CSV's line ends: {line_ends_text(report.get("gold_line_ends", {}))} (the csv module reads any). Its `VF: Lemma` column is noisy, so `Query Phrase` is used.
-
+{beyond_item}
 ## Layouts
 
 - Hugging Face `datasets`: `corpus/test.parquet`, `queries/test.parquet`, `qrels/test.parquet` (configs above).
