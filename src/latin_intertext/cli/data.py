@@ -86,7 +86,7 @@ def validate(folder: DatasetArg = None, dataset: DatasetOpt = None) -> None:
     problems = validate_dataset(dataset)
     if problems:
         raise ValidationError(f"{dataset}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
-    err.print(f"[green]valid[/] {dataset}: schema, unique ids, qrels references, card figures and checksums all check out")
+    err.print(f"[green]valid[/] {dataset}: schema, unique ids, qrels references, card figures, the records of v1.0.0 and checksums all check out")
 
 
 @app.command()

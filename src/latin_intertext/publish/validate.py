@@ -14,7 +14,7 @@ from latin_intertext.benchmark import Benchmark, Query, benchmark_from_rows, che
 from latin_intertext.build.dataset import VF_BOOK, doc_id, query_id
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.card import render_card
-from latin_intertext.publish.stats import compare_with_reference, compute_stats
+from latin_intertext.publish.stats import RELEASE_RECORDS, compare_with_reference, compute_stats, records_sha256
 from latin_intertext.publish.writer import beir_lines
 
 
@@ -95,9 +95,21 @@ def validate_dataset(root: Path | str) -> list[str]:
     problems += [problem for q in bench.queries for problem in _query_problems(q)]
     stats = compute_stats(bench)
     problems += [f"figures differ from the v1.0.0 card: {p}" for p in compare_with_reference(stats)]
+    problems += _release_problems(rows)
     if bench.card != stats:
         problems.append("stats.json does not match the statistics computed from the data")
     return problems + _card_problems(root, stats) + _beir_problems(root, bench) + checksum_problems(root)
+
+
+def _release_problems(rows: dict[str, list[dict]]) -> list[str]:
+    """The configs whose records are not v1.0.0's, though the folder may agree with itself (checksums recomputed)."""
+    return [
+        f"{config}/test.parquet: its records are not those of the v1.0.0 release (records sha256 {actual[:12]}..., v1.0.0's "
+        f"{expected[:12]}...): a row was edited, added or removed, or the folder was built from other sources; rebuild it "
+        "from the pinned sources with `latin-intertext build`"
+        for config, expected in RELEASE_RECORDS.items()
+        if (actual := records_sha256(rows[config])) != expected
+    ]
 
 
 def _card_problems(root: Path, stats: dict) -> list[str]:
