@@ -71,6 +71,9 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
     assert squash("a query counts under every author of its relevant lines, with its other authors' relevant lines taken out of its run") in squash(captured.out)
     assert "no results for 49 queries" in captured.err
     assert all(q in squash(captured.err) for q in report["queries_missing_from_run"])
+    depth = max(len(docs) for docs in run.values())
+    assert report["run_depth"] == depth < 1000 and report["metrics_deeper_than_run"] == ["map", "recall_at_1000"]
+    assert squash(f"lists at most {depth} documents a query, so MAP, Recall@1000 count no deeper than that") in squash(captured.err)
 
 
 def test_evaluate_gives_each_author_an_interval_and_draws_the_breakdowns(dataset_dir, external_run, tmp_path, capsys):
@@ -154,6 +157,7 @@ def test_evaluate_retriever_saves_a_run_that_scores_the_same(dataset_dir, bm25_o
     assert code == 0
     report = json.loads((folder / "bm25.json").read_text())
     assert report["retriever"] == "bm25" and report["config"]["k"] == 1000
+    assert report["run_depth"] == 1000 and report["metrics_deeper_than_run"] == []  # as deep as MTEB's runs: no metric is cut short
     assert report["n_queries_score_order_differs_from_rank"] == 0 and report["queries_score_order_differs_from_rank"] == []
     assert 0.15 < report["metrics"]["ndcg_at_10"] < 0.5
     assert main(["evaluate", "--dataset", str(dataset_dir), "--run", str(folder / "bm25.run"), "--save-json", str(tmp_path / "again.json"), "--resamples", "1000"]) == 0

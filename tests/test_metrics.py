@@ -150,3 +150,14 @@ def test_mrr_is_mteb_s_own_even_where_trec_eval_s_32_bit_scores_tie():
     assert ours.per_query["mrr_at_10"].tolist() == mrr(qrels, run, [10])["MRR@10"] == [1 / 3, 1.0]
     # trec_eval's own recip_rank sees twelve ties, ordered by doc id descending: d9, d8, ..., d3 is seventh
     assert pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q1"]["recip_rank"] == pytest.approx(1 / 7)
+
+
+def test_metrics_deeper_than_a_run_are_named_and_the_run_s_depth_is_recorded():
+    from latin_intertext.evaluate.metrics import deeper_than
+
+    assert deeper_than(1000) == [] and deeper_than(5000) == []
+    assert deeper_than(100) == ["map", "recall_at_1000"]  # the uncut MAP is MTEB's MAP over 1,000
+    assert deeper_than(10) == ["ndcg_at_100", "map_at_100", "map", "recall_at_100", "recall_at_1000"]
+    shallow = evaluate_run({"q1": {"d1": 1.0, "d2": 0.5}, "q2": {"d3": 1.0}}, {"q1": {"d2": 1}, "q2": {"d9": 1}})
+    assert shallow.depth == 2
+    assert shallow.means["recall_at_1000"] == shallow.means["recall_at_5"] == 0.5  # why such figures are named

@@ -17,7 +17,7 @@ from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, Dataset
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
-from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation
+from latin_intertext.evaluate.metrics import HEADLINE, METRICS, MTEB_DEPTH, Evaluation, deeper_than
 from latin_intertext.evaluate.report import RunReport, build_report, plot_breakdown, run_notes
 from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, unlisted_queries, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p
@@ -47,9 +47,15 @@ def warn_order(read: RunFile) -> None:
 
 
 def warn_missing(evaluation: Evaluation, source: str) -> None:
-    """Warn that the run from ``source`` lacks some queries, naming every one: they score 0, which must not pass unnoticed."""
+    """Warn that the run from ``source`` lacks some queries, naming every one: they score 0, which must not pass unnoticed;
+    and that it is too shallow for some metrics, naming them: they are the figures at its depth, not what they say."""
     if missing := evaluation.missing:
         _warn(f"no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source}; they score 0: {', '.join(missing)}.")
+    if evaluation.depth is not None and (shallow := deeper_than(evaluation.depth)):
+        _warn(
+            f"{source} lists at most {evaluation.depth:,} documents a query, so {', '.join(METRICS[m].label for m in shallow)} count no deeper than that "
+            f"(each equals its figure at {evaluation.depth:,}); MTEB scores runs of {MTEB_DEPTH:,}."
+        )
 
 
 def note_unlisted(run: Run, bench: Benchmark) -> None:
@@ -291,6 +297,7 @@ def leaderboard(
         note = "; ".join(filter(None, [f"{cv}-fold CV" if spec.learned else "", spec.caveat]))
         entries.append(Entry(spec.name, build_report(result.run, bench, spec.name, {"k": k}, resamples), result.seconds, note))
         console.print(f"{spec.name}: nDCG@10 {entries[-1].report.metrics['ndcg_at_10']:.4f} in {result.seconds:.1f}s", highlight=False)
+        warn_missing(entries[-1].report.evaluation, f"the run of {spec.name}")
     for path, label, read in runs:
         entries.append(Entry(label, build_report(read.run, bench, label, {"run_file": str(path)}, resamples, order_warnings=read.order_warnings), None, "run file"))
         warn_missing(entries[-1].report.evaluation, str(path))

@@ -58,6 +58,14 @@ METRICS: dict[str, Metric] = _table()
 MAIN_SCORE = "ndcg_at_10"
 # The numbers a summary shows, in order (the full table is in METRICS).
 HEADLINE = ("ndcg_at_10", "map", "map_at_10", "mrr_at_10", "recall_at_10", "recall_at_100", "recall_at_1000")
+# How deep MTEB's runs go: its uncut MAP is a MAP over 1,000 documents a query.
+MTEB_DEPTH = 1000
+
+
+def deeper_than(depth: int, metrics: Mapping[str, Metric] = METRICS) -> list[str]:
+    """The metrics whose cutoff lies deeper than ``depth`` documents a query: on a run that shallow they are the
+    figures at its depth (Recall@1000 of a 10-deep run is its Recall@10), not what their names say."""
+    return [m.name for m in metrics.values() if (m.k or MTEB_DEPTH) > depth]
 
 
 def reciprocal_rank(top: list[tuple[str, float]], relevance: Mapping[str, int]) -> float:
@@ -80,6 +88,7 @@ class Evaluation:
     query_ids: tuple[str, ...]
     per_query: dict[str, np.ndarray]  # metric name -> values aligned with query_ids
     missing: tuple[str, ...] = ()  # queries with qrels the run did not answer (scored 0)
+    depth: int | None = None  # the most documents the run lists for a query
 
     @property
     def n_missing(self) -> int:
@@ -116,4 +125,5 @@ def evaluate_run(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS
     for m in metrics.values():
         if m.cut_run:
             per_query[m.name] = np.array([reciprocal_rank(ranked(full[q], m.k), qrels[q]) for q in query_ids])
-    return Evaluation(query_ids, {name: per_query[name] for name in metrics}, missing)
+    depth = max((len(docs) for docs in run.values()), default=0)
+    return Evaluation(query_ids, {name: per_query[name] for name in metrics}, missing, depth)
