@@ -59,12 +59,13 @@ def test_json_is_a_switch_that_prints_and_save_json_takes_the_file_on_every_comm
 
 
 def test_no_switch_s_help_shows_a_value_type():
-    """A switch takes no value, so its help line shows none (typer would print ``<bool>``), on every command."""
+    """A switch takes no value, so its help line shows none (typer would print ``<bool>``), on every command, --help
+    included."""
     from typer.testing import CliRunner
 
-    switches = {name: [p.opts[0] for p in command.params if getattr(p, "is_flag", False)] for name, command in _commands().items()}
-    switches[None] = ["--version"]  # the command's own
-    assert sum(map(len, switches.values())) >= 8
+    switches = {name: ["--help", *(p.opts[0] for p in command.params if getattr(p, "is_flag", False))] for name, command in _commands().items()}
+    switches[None] = ["--help", "--version"]  # the command's own; --help, which typer adds, is a switch too
+    assert sum(map(len, switches.values())) >= 8 + len(switches)
     for name, opts in switches.items():
         shown = CliRunner().invoke(app, [*([name] if name else []), "--help"], env={"COLUMNS": "200"}).output.splitlines()
         lines = [next(line for line in shown if f"{opt} " in line) for opt in opts]

@@ -9,13 +9,41 @@ import sys
 from typing import Annotated
 
 import typer
+import typer.core
 from rich.console import Console
 
 from latin_intertext.cli.options import flag
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import write_outputs
 
-app = typer.Typer(
+class _HelpShowsNoType:
+    """``--help`` takes no value, so its help line shows none, like every switch of ours (``options.flag``); typer
+    would print ``<bool>`` beside it."""
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
+class _Command(_HelpShowsNoType, typer.core.TyperCommand):
+    pass
+
+
+class _Group(_HelpShowsNoType, typer.core.TyperGroup):
+    pass
+
+
+class _App(typer.Typer):
+    """The command and its subcommands, each with the ``--help`` above."""
+
+    def command(self, *args, cls=_Command, **kwargs):
+        return super().command(*args, cls=cls, **kwargs)
+
+
+app = _App(
+    cls=_Group,
     name="latin-intertext",
     help="Build, evaluate and search Latin intertextuality benchmarks (LatinEpicIntertextualityRetrieval v1.0.0).",
     no_args_is_help=True,
