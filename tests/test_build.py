@@ -315,6 +315,51 @@ def test_bad_input_fails_with_file_line_and_writes_nothing(tiny_mirror, monkeypa
     assert not out.exists() and not list(tmp_path.glob(".out.*"))
 
 
+def test_files_the_manifest_does_not_pin_are_listed_as_ignored_and_never_read(real_copy, tmp_path, monkeypatch, capsys):
+    """The audit's case: a 13th book of the Aeneid (one valid line) and a part named 1b dropped into a mirror's texts."""
+    texts = real_copy / TEXTS
+    (texts / "vergil.aeneid.part.13.tess").write_text("<verg. aen. 13.1>\tarma virumque cano\n", encoding="utf-8")
+    (texts / "vergil.aeneid.part.1b.tess").write_text("<verg. aen. 1.1>\tnot pinned\n", encoding="utf-8")
+    (texts / "notes").mkdir()
+    (texts / "broken.tess").symlink_to("gone.tess")
+    (real_copy / "naacl2021" / "README.txt").write_text("a note")
+    out = tmp_path / "out"
+    code, _out, err = run_cli(monkeypatch, capsys, "build", "--out", out, "--sources", real_copy)
+    assert code == 0 and "Traceback" not in err, err
+    assert "corpus=39,675 queries=482 qrels=978" in err
+    assert "skipped source lines: 28 blank line, 9 duplicate citation (listed in" in err
+    assert "ignored 5 file(s) the manifest does not pin, none read: naacl2021/README.txt: not in the manifest" in err
+    report = json.loads((out / "build_report.json").read_text(encoding="utf-8"))
+    unpinned = "not in the manifest (its sha256 is not pinned); ignored, never read"
+    assert report["ignored_files"] == [
+        {"file": "naacl2021/README.txt", "reason": unpinned},
+        {"file": f"{TEXTS}/broken.tess", "reason": "a link to gone.tess, which does not exist; ignored"},
+        {"file": f"{TEXTS}/notes", "reason": "a folder not in the manifest; ignored, nothing in it is read"},
+        {"file": f"{TEXTS}/vergil.aeneid.part.13.tess", "reason": unpinned},
+        {"file": f"{TEXTS}/vergil.aeneid.part.1b.tess", "reason": unpinned},
+    ]
+    assert report["skipped_counts"] == {"blank line": 28, "duplicate citation": 9} and report["files_read"] == 51  # 49 epic books, VF 1, the gold
+    assert not {s["file"] for s in report["skipped"]} & {f["file"] for f in report["ignored_files"]}
+    code, _out, err = run_cli(monkeypatch, capsys, "validate", out)
+    assert code == 0, err  # the same records, and a card that renders as before
+
+
+def test_the_tiny_build_reads_the_manifest_s_books_only(tiny_mirror):
+    """Book files come from the manifest, in book order, never from a glob of the folder."""
+    (tiny_mirror / TEXTS / "vergil.aeneid.part.3.tess").write_text("<verg. aen. 3.1>\tnon lectus\n", encoding="utf-8")
+    (tiny_mirror / TEXTS / "lucan.bellum_civile.part.x.tess").write_text("<luc. 9.1>\tnon lectus\n", encoding="utf-8")
+    bench, rep = build_benchmark(tiny_mirror)
+    assert not [d.id for d in bench.corpus if d.id in ("vergil-3-1", "lucan-9-1")] and len(bench.corpus) == 13
+    assert [f.path for f in rep.ignored] == [f"{TEXTS}/lucan.bellum_civile.part.x.tess", f"{TEXTS}/vergil.aeneid.part.3.tess"]
+    assert rep.counts() == {"blank line": 3, "duplicate citation": 1}  # lines; the files are listed apart
+    assert rep.files_read == 7
+
+
+def test_a_clean_build_ignores_nothing(report, dataset_dir):
+    assert report["ignored_files"] == []
+    assert "ignored" not in (dataset_dir / "README.md").read_text(encoding="utf-8").lower()
+
+
 def test_corrupted_real_tess_refused_before_anything_is_written(real_copy, tmp_path, monkeypatch, capsys):
     name = f"{TEXTS}/statius.thebaid.part.3.tess"
     before, after = tamper(real_copy / name)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
 
-from fixtures.build.helpers import TINY_MIRROR
+from fixtures.build.helpers import TINY_MIRROR, run_cli
 from latin_intertext.errors import InputError
 from latin_intertext.sources.tess import author_key, parse_tess, tess_paths
 
@@ -138,6 +142,80 @@ def test_a_folder_gives_its_tess_files_at_any_depth_and_lists_the_rest(tmp_path)
     assert given.ignored == [f"{tmp_path / 'notes.txt'}: not a .tess file"]
     with pytest.raises(InputError, match="No such file or folder"):
         tess_paths([tmp_path / "nowhere.tess"])
+
+
+def linked_texts(tmp_path):
+    """The audit's folder: ``texts/`` holding Catullus, a link to a sibling folder holding Lucretius, and a broken link."""
+    texts, other = tmp_path / "texts", tmp_path / "other_texts"
+    texts.mkdir(), other.mkdir()
+    (texts / "catullus.carmina.tess").write_text("<catull. 1.1>\tcui dono lepidum novum libellum\n", encoding="utf-8")
+    (other / "lucretius.drn.tess").write_text("<lucr. 1.1>\tAeneadum genetrix\n", encoding="utf-8")
+    (texts / "linked").symlink_to("../other_texts")
+    (texts / "broken").symlink_to("../gone")
+    return texts
+
+
+def test_a_folder_s_linked_folders_are_read_and_a_broken_link_is_listed(tmp_path):
+    texts = linked_texts(tmp_path)
+    given = tess_paths(texts)
+    assert [p.relative_to(texts).as_posix() for p in given.files] == ["catullus.carmina.tess", "linked/lucretius.drn.tess"]
+    assert given.ignored == [f"{texts / 'broken'}: a link to ../gone, which leads to no file or folder (a broken link)"]
+
+
+def test_a_link_loop_or_a_second_way_to_a_folder_is_listed_and_each_folder_read_once(tmp_path):
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "a.tess").write_text("<p. 1.1>\tarma\n", encoding="utf-8")
+    (tmp_path / "sub" / "deeper" / "c.tess").write_text("<p. 1.1>\tarma\n", encoding="utf-8")
+    (tmp_path / "sub" / "deeper" / "up").symlink_to("../..")  # a loop back to the folder given
+    (tmp_path / "another_way").symlink_to("sub")  # named before sub/: the folder's own path is kept all the same
+    given = tess_paths(tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in given.files] == ["a.tess", "sub/deeper/c.tess"]
+    assert given.ignored == [
+        f"{tmp_path / 'another_way'}: a link to sub, the folder {tmp_path / 'sub'}, which is read already; not read twice (a loop, or a second way to one folder)",
+        f"{tmp_path / 'sub/deeper/up'}: a link to ../.., the folder {tmp_path}, which is read already; not read twice (a loop, or a second way to one folder)",
+    ]
+
+
+def test_a_pipe_is_listed_and_a_broken_link_named_tess_is_an_error_when_read(tmp_path):
+    (tmp_path / "a.tess").write_text("<p. 1.1>\tarma\n", encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "gone.tess").symlink_to("nowhere.tess")
+    given = tess_paths(tmp_path)
+    assert given.ignored == [f"{tmp_path / 'pipe'}: neither a file nor a folder (a pipe, socket or device)"]
+    assert [p.name for p in given.files] == ["a.tess", "gone.tess"]  # a .tess name is to be read: not passed over
+    with pytest.raises(InputError, match=r"gone\.tess: a link to a file that does not exist"):
+        parse_tess(given.files[1])
+
+
+def test_a_folder_that_cannot_be_opened_is_listed(tmp_path, monkeypatch):
+    (tmp_path / "a.tess").write_text("<p. 1.1>\tarma\n", encoding="utf-8")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_iterdir = Path.iterdir
+
+    def iterdir(self):  # as a folder without read permission answers a user (root opens any, so chmod cannot show it)
+        if self == locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    assert tess_paths(tmp_path).ignored == [f"{locked}: a folder that cannot be opened (Permission denied); nothing in it is read"]
+
+
+def test_a_folder_without_tess_files_names_what_it_holds(tmp_path):
+    (tmp_path / "broken").symlink_to("gone")
+    with pytest.raises(InputError, match="a folder with no .tess file in it") as exc:
+        tess_paths(tmp_path)
+    assert exc.value.problems == [f"{tmp_path / 'broken'}: a link to gone, which leads to no file or folder (a broken link)"]
+
+
+def test_search_reads_a_linked_folder_and_lists_the_broken_link(tmp_path, monkeypatch, capsys):
+    texts = linked_texts(tmp_path)
+    code, out, err = run_cli(monkeypatch, capsys, "search", "Aeneadum genetrix", "--tess", texts, "--retriever", "bm25", "--json")
+    assert code == 0, err
+    report = json.loads(out)["report"]
+    assert (report["counts"]["files"], report["counts"]["ignored"]) == (2, 1)
+    assert report["ignored"] == [f"{texts / 'broken'}: a link to ../gone, which leads to no file or folder (a broken link)"]
 
 
 def test_a_broken_link_or_a_folder_given_as_a_file_names_the_file_and_the_reason(tmp_path):

@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -18,12 +20,30 @@ from pathlib import Path
 from latin_intertext import EPICS, QUERY_FILE_STEM, latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
+from latin_intertext.sources import manifest
 from latin_intertext.sources.gold import WORKS, GoldParallel, line_ends, read_gold
 from latin_intertext.sources.tess import DUPLICATE, Duplicate, Skipped, TessText, author_key, parse_tess
 
 TARGET_FILES = {epic.key: epic.file_stem for epic in EPICS}  # author key -> file stem in naacl2021/texts
 GOLD_FILE = "naacl2021/vf_intertext_dataset_1_0.csv"
+TEXTS = "naacl2021/texts"  # the folder of the pinned .tess files, one per book: {stem}.part.{book}.tess
 VF_BOOK = 1
+_BOOK_FILE = re.compile(r"^(?P<stem>.+)\.part\.(?P<part>[1-9][0-9]*)\.tess$")
+
+
+@dataclass(frozen=True)
+class IgnoredFile:
+    """A file (or folder, or link) of the source folders the build reads from that the manifest does not pin: never
+    read, since nothing unverified enters the benchmark, and listed with why."""
+
+    path: str  # relative to the source root, e.g. "naacl2021/texts/vergil.aeneid.part.13.tess"
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+    def to_json(self) -> dict:
+        return {"file": self.path, "reason": self.reason}
 
 
 @dataclass
@@ -37,6 +57,7 @@ class BuildReport:
     gold_line_ends: dict[str, int] = field(default_factory=dict)  # "CRLF" / "LF" / "CR" -> rows of the gold CSV so ended
     numbering: list["NumberingGap"] = field(default_factory=list)  # citations the corpus's numbering skips or repeats out of order
     beyond_span: list["PhraseBeyondSpan"] = field(default_factory=list)  # gold phrases quoting words their span lacks
+    ignored: list[IgnoredFile] = field(default_factory=list)  # files of the source folders the manifest does not pin, not read
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(s.kind for s in self.skipped))
@@ -46,6 +67,7 @@ class BuildReport:
             "files_read": self.files_read,
             "skipped_counts": self.counts(),
             "skipped": [s.to_json() for s in self.skipped],
+            "ignored_files": [f.to_json() for f in self.ignored],
             "citation_separators": {k: dict(v) for k, v in sorted(self.separators.items())},
             "gold_line_ends": self.gold_line_ends,
             "numbering_gaps": [asdict(g) for g in self.numbering],
@@ -183,11 +205,51 @@ def query_id(start: int, end: int, book: int = VF_BOOK) -> str:
     return f"vf-{book}-{start}-{end}"
 
 
+def pinned_paths() -> set[str]:
+    """The paths (relative to the source root) the naacl2021 manifest pins: all the build may read."""
+    return {f.local_path for f in manifest.load_manifest("naacl2021")}
+
+
 def book_files(root: Path, stem: str, part: str = "*") -> list[Path]:
-    files = sorted(root.glob(f"naacl2021/texts/{stem}.part.{part}.tess"), key=lambda p: int(p.suffixes[-2].lstrip(".")))
-    if not files:
-        raise InputError(f"{root / 'naacl2021/texts'}: no {stem}.part.N.tess files", hint="Point --sources at a mirror laid out like ../shared/sources.")
-    return files
+    """The pinned ``{stem}.part.N.tess`` files (all, or book ``part`` only), in book order: taken from the manifest,
+    whose files ``publish.writer.build_dataset`` verifies first, never from what the folder holds (other files there
+    are :func:`ignored_files`)."""
+    books = []
+    for local_path in pinned_paths():
+        folder, _, name = local_path.rpartition("/")
+        m = _BOOK_FILE.match(name)
+        if folder == TEXTS and m and m["stem"] == stem and part in ("*", m["part"]):
+            books.append((int(m["part"]), root / local_path))
+    if not books:
+        which = f"{stem}.part.{part}.tess" if part != "*" else f"{stem}.part.N.tess files"
+        raise InputError(f"the naacl2021 manifest pins no {which} under {TEXTS}", hint="Reinstall latin-intertext: its sources/manifest.tsv is incomplete.")
+    return [path for _, path in sorted(books)]
+
+
+def ignored_files(root: Path) -> list[IgnoredFile]:
+    """Every entry of ``naacl2021/`` and ``naacl2021/texts/`` that the manifest does not pin (another book, a note, a
+    folder, a link), in name order: the build reads none of them, and lists each in the report, with why."""
+    pinned = pinned_paths()
+    ignored = []
+    for folder in ("naacl2021", TEXTS):
+        try:
+            entries = sorted(os.scandir(root / folder), key=lambda e: e.name)
+        except OSError:  # a folder missing or unreadable: verification has named its pinned files already
+            continue
+        for entry in entries:
+            local = f"{folder}/{entry.name}"
+            if local in pinned or local == TEXTS:
+                continue
+            path = Path(entry.path)
+            link = f"a link to {os.readlink(path)}, " if path.is_symlink() else ""
+            if link and not path.exists():
+                reason = f"{link}which does not exist; ignored"
+            elif path.is_dir():
+                reason = f"{link}a folder not in the manifest; ignored, nothing in it is read"
+            else:
+                reason = f"{link}not in the manifest (its sha256 is not pinned); ignored, never read"
+            ignored.append(IgnoredFile(local, reason))
+    return ignored
 
 
 def _read_texts(root: Path, stem: str, report: BuildReport, part: str = "*") -> list[TessText]:
@@ -280,8 +342,9 @@ def make_qrels(parallels: list[GoldParallel]) -> dict[str, dict[str, int]]:
 
 
 def build_benchmark(root: Path) -> tuple[Benchmark, BuildReport]:
-    """Build the three tables from a verified source root."""
-    report = BuildReport()
+    """Build the three tables from a verified source root (``manifest.resolve_sources``): the manifest's files only,
+    every other entry of its naacl2021 folders listed in ``report.ignored``."""
+    report = BuildReport(ignored=ignored_files(root))
     corpus = read_corpus(root, report)
     keys = {(d.author.lower(), d.book, d.line) for d in corpus}
     parallels = read_gold(root / GOLD_FILE, keys)

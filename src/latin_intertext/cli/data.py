@@ -68,6 +68,8 @@ def build(
     counts = report.counts()
     err.print(f"[green]built[/] {out_dir}: corpus={stats['corpus']:,} queries={stats['queries']} qrels={stats['qrels']}")
     err.print("skipped source lines: " + ", ".join(f"{n} {why}" for why, n in sorted(counts.items())) + f" (listed in {out_dir / 'build_report.json'})")
+    if report.ignored:
+        err.print(f"ignored {len(report.ignored)} file(s) the manifest does not pin, none read: " + "; ".join(map(str, report.ignored)), highlight=False)
     seps = {a: dict(c) for a, c in report.separators.items()}
     err.print(f"citation separators: {seps}", highlight=False)
     err.print(f"duplicate citations, one line kept of each: {', '.join(d.line.tess_index for d in report.duplicates)}", highlight=False)

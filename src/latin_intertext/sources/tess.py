@@ -10,6 +10,7 @@ Quirks handled here, never silently:
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,8 +203,9 @@ def _run_together(m: re.Match) -> list[tuple[str, str, str]]:
 
 @dataclass(frozen=True)
 class TessPaths:
-    """The files a list of paths names (a folder's ``.tess`` files at any depth, in name order) and each other file
-    found in those folders, which is not read but listed (``path: reason``) so that nothing is left out unsaid."""
+    """The files a list of paths names (a folder's ``.tess`` files at any depth, in name order, linked folders
+    followed) and each other entry found in those folders, which is not read but listed (``path: reason``) so that
+    nothing is left out unsaid."""
 
     files: list[Path]
     ignored: list[str]
@@ -220,18 +222,18 @@ def tess_stem(name: str) -> str:
 
 
 def tess_paths(given: Path | str | Sequence[Path | str]) -> TessPaths:
-    """What each path names: a file, or a folder whose ``.tess`` files (any case: ``.TESS``; in subfolders too) are read."""
+    """What each path names: a file, or a folder whose ``.tess`` files (any case: ``.TESS``; in subfolders too, and in
+    folders it links to) are read; see :func:`folder_tess_files`."""
     files: list[Path] = []
     ignored: list[str] = []
     missing: list[str] = []
     for path in (Path(p).expanduser() for p in ([given] if isinstance(given, (str, Path)) else given)):
         if path.is_dir():
-            inside = sorted(path.rglob("*"))
-            found = [p for p in inside if is_tess_name(p.name) and not p.is_dir()]
+            found, other = folder_tess_files(path)
             if not found:
-                raise InputError(f"{path}: a folder with no .tess file in it", hint="Give .tess files, or a folder that holds them.")
+                raise InputError(f"{path}: a folder with no .tess file in it", [*other], hint="Give .tess files, or a folder that holds them.")
             files += found
-            ignored += [f"{p}: not a .tess file" for p in inside if p.is_file() and not is_tess_name(p.name)]
+            ignored += other
         elif path.exists() or path.is_symlink():
             files.append(path)
         else:
@@ -239,6 +241,55 @@ def tess_paths(given: Path | str | Sequence[Path | str]) -> TessPaths:
     if missing:
         raise InputError(f"No such file or folder: {', '.join(missing)}", hint="Give the path of a .tess file or of a folder that holds them.")
     return TessPaths(files, ignored)
+
+
+def folder_tess_files(folder: Path) -> tuple[list[Path], list[str]]:
+    """The ``.tess`` files under ``folder`` at any depth, by name, and each other entry as ``path: reason``.
+
+    Subfolders are read, and so are the folders a link leads to, as most tools that walk a tree with links do
+    (``find -L``, ``grep -R``); each folder is read once, by its real path, so a link back up the tree (a loop) or a
+    second way to one folder is listed, not followed again. The folder's own tree is read before any link, so its
+    files keep the paths under which they stand there. A link to nothing, a file not named ``.tess``, anything else
+    that is no file or folder (a pipe, a socket) and a folder that cannot be opened are listed. A ``.tess`` name is
+    always a file to read: a broken link so named is an error when read (:func:`read_bytes`), not passed over."""
+    files: list[Path] = []
+    ignored: list[tuple[Path, str]] = []
+    seen: dict[Path, Path] = {folder.resolve(): folder}  # real path -> the path it was read under
+    folders, links = [folder], []
+    while folders or links:
+        if not folders:
+            link = links.pop(0)
+            real = link.resolve()
+            if real in seen:
+                ignored.append((link, f"a link to {os.readlink(link)}, the folder {seen[real]}, which is read already; not read twice (a loop, or a second way to one folder)"))
+            else:
+                seen[real] = link
+                folders.append(link)
+            continue
+        current = folders.pop(0)
+        try:
+            entries = sorted(current.iterdir())
+        except OSError as exc:
+            ignored.append((current, f"a folder that cannot be opened ({exc.strerror or exc}); nothing in it is read"))
+            continue
+        for p in entries:
+            if p.is_dir():
+                if p.is_symlink():
+                    links.append(p)  # followed once the tree without links is read
+                elif (real := p.resolve()) in seen:  # reached again through a link to one of its parents
+                    ignored.append((p, f"the folder {seen[real]}, which is read already; not read twice"))
+                else:
+                    seen[real] = p
+                    folders.append(p)
+            elif is_tess_name(p.name):
+                files.append(p)
+            elif p.is_symlink() and not p.exists():
+                ignored.append((p, f"a link to {os.readlink(p)}, which leads to no file or folder (a broken link)"))
+            elif p.is_file():
+                ignored.append((p, "not a .tess file"))
+            else:
+                ignored.append((p, "neither a file nor a folder (a pipe, socket or device)"))
+    return sorted(files), [f"{p}: {why}" for p, why in sorted(ignored)]
 
 
 def split_lines(text: str) -> list[str]:
