@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import markupsafe
@@ -386,3 +387,125 @@ def test_the_page_shows_the_terms_of_a_tesserae_score(benchmark):
     assert page.status_code == 200 and page.text.count('<div class="terms">score = ln((') == 3
     hit = tesserae.get("/api/search", params={"q": "invita, o regina, tuo de vertice cessi", "k": 1}).json()["hits"][0]
     assert hit["citation"]["id"] == "vergil-6-460" and hit["score_detail"]["score"] == pytest.approx(hit["score"])
+
+
+def test_an_upload_form_field_not_read_or_given_twice_is_refused(client):
+    """FastAPI passed over a form field it does not read (``authors``, the JSON API's name, searched every author) and
+    let the last of a repeated one win; only files and author repeat."""
+    files = [("files", ("lucretius.sample.tess", (USER_TEXTS / "lucretius.sample.tess").read_bytes())), ("files", ("silius.sample.tess", (USER_TEXTS / "silius.sample.tess").read_bytes()))]
+    for path in ("/api/upload", "/upload"):
+        misnamed = client.post(path, files=files, data={"q": "arma genetrix Venus", "authors": "silius"})
+        assert misnamed.status_code == 422 and "authors: Extra inputs are not permitted; did you mean 'author'?" in html.unescape(misnamed.text), path
+        unknown = client.post(path, files=files, data={"q": "arma genetrix Venus", "kk": "1"})
+        assert unknown.status_code == 422 and "kk: Extra inputs are not permitted; did you mean 'k'?" in html.unescape(unknown.text), path
+        for name, values in (("k", ["1", "3"]), ("q", ["arma", "Venus"]), ("with_benchmark", ["true", "false"])):
+            twice = client.post(path, files=files + [(name, (None, v)) for v in values] + ([("q", (None, "arma"))] if name != "q" else []))
+            assert twice.status_code == 422 and f"{name}: given 2 times, but it takes one value" in twice.text, (path, name)
+    both = client.post("/api/upload", files=files + [("q", (None, "arma genetrix Venus")), ("author", (None, "silius")), ("author", (None, "lucretius")), ("k", (None, "6"))])
+    assert both.status_code == 200 and {h["citation"]["author_key"] for h in both.json()["hits"]} == {"silius", "lucretius"}
+    page = client.post("/upload", files=files + [("q", (None, "arma genetrix Venus")), ("author", (None, "silius")), ("author", (None, "lucretius"))])
+    assert page.status_code == 200 and 'value="silius, lucretius"' in page.text
+
+
+@pytest.mark.parametrize("k, message", [("0", "greater than or equal to 1"), ("-3", "greater than or equal to 1"), (str(MAX_K + 1), f"less than or equal to {MAX_K}")])
+def test_the_upload_page_checks_k_as_the_api_does(client, k, message):
+    """k=0 showed "0 parallels", k=-3 said "not -2" and k=5000 gave a CSV link that answered 422."""
+    files = {"files": ("lucretius.sample.tess", (USER_TEXTS / "lucretius.sample.tess").read_bytes())}
+    page = client.post("/upload", files=files, data={"q": "alma Venus", "k": k})
+    assert page.status_code == 422 and f"k: Input should be {message}" in page.text and ">alma Venus</textarea>" in page.text
+    assert client.post("/api/upload", files=files, data={"q": "alma Venus", "k": k}).status_code == 422
+
+
+def test_a_parameter_given_twice_is_refused_on_every_get(client):
+    """``q=arma&q=cano`` searched "cano" and ``k=1&k=3`` gave 3 hits: the last value silently won. ``author`` repeats."""
+    content = (USER_TEXTS / "lucretius.sample.tess").read_bytes()
+    upload_id = client.post("/api/upload", files={"files": ("lucretius.sample.tess", content)}).json()["upload_id"]
+    searches = ("/api/search", "/api/search.csv", f"/api/upload/{upload_id}/search", f"/api/upload/{upload_id}/search.csv", "/", f"/upload/{upload_id}")
+    for path in searches:
+        for query in ("q=arma&q=Venus&k=3", "q=arma&k=1&k=3", "q=arma&_=1&_=2"):
+            r = client.get(f"{path}?{query}")
+            name = query.split("&")[-1].split("=")[0] if "q=Venus" not in query else "q"
+            assert r.status_code == 422 and f"{name}: given 2 times, but it takes one value: give it once" in r.text, (path, query)
+        authors = "author=lucretius&author=lucretius&authors=lucretius" if upload_id in path else "author=vergil&author=lucan&authors=ovid"
+        assert client.get(f"{path}?q=arma&{authors}&k=2").status_code == 200, path
+    lines = client.get("/api/lines/vergil-1-1?before=0&before=2")
+    assert lines.status_code == 422 and "before: given 2 times" in lines.json()["detail"]
+    assert "q: given 2 times" in client.get("/line/vergil-1-5?q=arma&q=virumque").text
+    posted = client.post("/api/search", content=b'{"text": "arma", "k": 3, "text": "cano"}', headers={"content-type": "application/json"})
+    assert posted.status_code == 422 and "text: given 2 times" in posted.json()["detail"]
+    two_names = client.post("/api/search", json={"text": "arma", "q": "cano"})  # one field under both its names: one would be dropped
+    assert two_names.status_code == 422 and "q: Extra inputs are not permitted; it is another name of a field given already" in two_names.json()["detail"]
+
+
+def test_a_query_name_an_api_endpoint_does_not_read_is_refused_with_the_name_meant(client):
+    """The README's promise held for the searches only: ``/api/lines/...?befor=2`` answered with 5 lines before."""
+    lines = client.get("/api/lines/vergil-1-5", params={"befor": 2})
+    assert lines.status_code == 422 and "befor: Extra inputs are not permitted; did you mean 'before'? (it takes before, after)" in lines.json()["detail"]
+    assert client.get("/api/lines/vergil-1-5", params={"before": 2, "_": "1733240000"}).status_code == 200  # a client's cache-buster
+    assert "kk: Extra inputs are not permitted; did you mean 'k'?" in client.get("/api/search", params={"q": PASSAGE, "kk": 5}).json()["detail"]
+    in_query = client.post("/api/search?k=3", json={"text": PASSAGE})
+    assert in_query.status_code == 422 and "k: Extra inputs are not permitted (it takes none in its query string)" in in_query.json()["detail"]
+    assert client.get("/api/authors", params={"x": 1}).status_code == 422
+
+
+@pytest.mark.parametrize(
+    "body, headers, said",
+    [
+        (b"", {"content-type": "application/json"}, "it was empty"),
+        (b"", {}, "it was empty"),
+        (b'["arma"]', {"content-type": "application/json"}, "it was a JSON array"),
+        (b"text=arma", {"content-type": "application/x-www-form-urlencoded"}, "it was not sent as JSON: send it with the header Content-Type: application/json"),
+    ],
+)
+def test_a_body_that_is_no_json_object_is_told_what_it_must_be(client, body, headers, said):
+    """It was told ": Field required" or ": Input should be a valid dictionary", naming no field."""
+    r = client.post("/api/search", content=body, headers=headers)
+    detail = r.json()["detail"]
+    assert r.status_code == 422 and "body: must be a JSON object with the fields text, q, k, authors, author, e.g. {\"text\": " in detail and said in detail
+    assert ": Field required" not in detail and "valid dictionary" not in detail
+
+
+def test_a_body_nested_too_deeply_is_not_called_non_utf8(client):
+    deep = client.post("/api/search", content=b'{"text": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", headers={"content-type": "application/json"})
+    assert deep.status_code == 400 and "nests arrays or objects too deeply" in deep.json()["detail"] and "UTF-8" not in deep.json()["detail"]
+
+
+def test_an_author_filter_that_names_no_author_is_refused_and_an_empty_one_searches_all(client):
+    """``authors=,`` searched every author unsaid; an empty value (a form's empty box) does so as documented."""
+    everyone = [h["citation"]["id"] for h in client.get("/api/search", params={"q": PASSAGE, "k": 5}).json()["hits"]]
+    assert [h["citation"]["id"] for h in client.get("/api/search", params={"q": PASSAGE, "k": 5, "author": ""}).json()["hits"]] == everyone
+    assert [h["citation"]["id"] for h in client.post("/api/search", json={"text": PASSAGE, "k": 5, "authors": []}).json()["hits"]] == everyone
+    said = "names no author: give keys or names (e.g. 'vergil'), or leave it empty for every author"
+    for r, name in (
+        (client.get("/api/search", params={"q": PASSAGE, "authors": ","}), "authors"),
+        (client.get("/api/search.csv", params={"q": PASSAGE, "author": ["vergil", " , "]}), "author"),
+        (client.post("/api/search", json={"text": PASSAGE, "authors": ","}), "authors"),
+        (client.post("/api/search", json={"text": PASSAGE, "author": [","]}), "author"),
+    ):
+        assert r.status_code == 422 and f"{name}: " in r.json()["detail"] and said in r.json()["detail"], r.text
+    page = client.get("/", params={"q": PASSAGE, "author": ","})
+    assert page.status_code == 422 and said in html.unescape(page.text) and 'id="search"' in page.text
+    files = {"files": ("lucretius.sample.tess", (USER_TEXTS / "lucretius.sample.tess").read_bytes())}
+    assert said in client.post("/api/upload", files=files, data={"q": "arma", "author": ","}).json()["detail"]
+    page = client.post("/upload", files=files, data={"q": "arma", "author": ","})
+    assert page.status_code == 422 and said in html.unescape(page.text) and 'value=","' in page.text
+
+
+def test_a_hit_s_context_links_back_to_the_same_search_with_its_authors_and_count(client):
+    """`/?q=...&author=ovid&k=30` once linked to /line/ with the passage only, and its "Back to results" searched every
+    author for 10."""
+    page = client.get("/", params={"q": "liquidas undas", "author": "ovid", "k": "30"})
+    link = re.search(r'href="(/line/ovid-[^"]+)"', page.text)[1].replace("&amp;", "&")
+    assert link.endswith("?q=liquidas+undas&author=ovid&k=30")
+    context = client.get(link)
+    assert context.status_code == 200 and 'href="/?q=liquidas+undas&amp;author=ovid&amp;k=30">Back to results' in context.text
+    assert 'href="/line/ovid-' in context.text and "author=ovid&amp;k=30" in context.text.split('class="context"')[1]
+
+
+def test_an_upload_searched_with_the_benchmark_says_so_and_heads_its_page_with_what_it_searched(client):
+    content = b"<poet. carm. 1.1>\tliquidas undas\n<poet. carm. 1.2>\tarma canam\n"
+    page = client.post("/upload", files={"files": ("poet.carmina.tess", content)}, data={"q": "liquidas undas", "with_benchmark": "true"}).text
+    assert "Searched 39,677 lines of your file(s) and the benchmark's epics, its 39,675 lines among them" in page
+    assert '<span class="corpus">tess+benchmark · 39,677 lines' in page
+    alone = client.post("/upload", files={"files": ("poet.carmina.tess", content)}, data={"q": "liquidas undas"}).text
+    assert "Searched 2 lines of your file(s)." in alone and '<span class="corpus">tess · 2 lines' in alone

@@ -8,24 +8,28 @@ which is given the query's text only.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import re
 import tempfile
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Sequence
+from typing import Annotated, Sequence, get_origin
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import params as fastapi_params
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, Strict
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, Strict
+from pydantic_core import PydanticCustomError
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Query as BenchmarkQuery
@@ -40,11 +44,24 @@ from latin_intertext.sources.tess import is_tess_name
 HERE = Path(__file__).parent
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_UPLOAD_FILES = 10
-AUTHOR_HELP = "Only lines by these authors: keys or names (e.g. 'vergil'), repeated or comma-separated; all if empty."
+AUTHOR_HELP = "Only lines by these authors: keys or names (e.g. 'vergil'), repeated or comma-separated; all if empty (a value that names none, such as ',', is refused)."
 HELD_UPLOADS = 3  # uploads kept indexed in memory, the most recently used, so that the same files are not indexed again
 METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # MTEB's names, as everywhere in the project
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 HitCount = Annotated[int, Field(ge=1, le=MAX_K, description="How many parallels to return.")]  # GET's k and POST's
+JSON_EXAMPLE = '{"text": "arma virumque cano", "k": 10, "authors": ["vergil"]}'
+
+
+def _names_an_author(values: Sequence[str] | str | None) -> Sequence[str] | str | None:
+    """An empty value (a form's empty box) asks for every author, as documented; a value that names none once its
+    commas are split (``authors=,``) is refused rather than read as every author: its sender meant to name some."""
+    for value in [values] if isinstance(values, str) else values or ():
+        if value.strip() and not author_list(value):
+            raise PydanticCustomError("no_author", "{value} names no author: give keys or names (e.g. 'vergil'), or leave it empty for every author", {"value": repr(value)})
+    return values
+
+
+AuthorFilter = Annotated[list[str], AfterValidator(_names_an_author)]  # every endpoint's author filter (repeatable)
 
 
 class SearchParams(BaseModel):
@@ -55,8 +72,8 @@ class SearchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     q: str = Field(description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters).")
     k: HitCount = 10
-    author: list[str] = Field([], description=AUTHOR_HELP)
-    authors_: list[str] = Field([], alias="authors", description="The same as `author`, as in POST.")
+    author: AuthorFilter = Field([], description=AUTHOR_HELP)
+    authors_: AuthorFilter = Field([], alias="authors", description="The same as `author`, as in POST.")
     cache_buster: str | None = Field(None, alias="_", description="Ignored: a client's cache-buster (`_=1733240000`).")
 
     def authors(self) -> list[str] | None:
@@ -71,14 +88,114 @@ class SearchRequest(BaseModel):
 
     text: str = Field(..., validation_alias=AliasChoices("text", "q"), description=f"The Latin passage (at most {MAX_QUERY_CHARS:,} characters); `q` also works, as in GET.", examples=["Aeneadum genetrix, hominum divomque voluptas"])
     k: Annotated[HitCount, Strict()] = 10  # JSON's true is no count (lax pydantic reads it as 1); a query string's k is text
-    authors: list[str] | str | None = Field(None, validation_alias=AliasChoices("authors", "author"), description=f"{AUTHOR_HELP} `author` also works, as in GET.")
+    authors: Annotated[list[str] | str | None, AfterValidator(_names_an_author)] = Field(None, validation_alias=AliasChoices("authors", "author"), description=f"{AUTHOR_HELP} `author` also works, as in GET.")
 
 
-def _problem(error: dict) -> str:
-    """One validation error as ``field: what is wrong``; a body that is not JSON at all, with where it breaks."""
+def _problem(error: dict, names: dict[str, bool] | None = None) -> str:
+    """One validation error as ``field: what is wrong``; a body that is not JSON at all, with where it breaks; a body
+    that is no JSON object (empty, an array, a form), with the fields it takes. ``names``: those the endpoint reads where
+    the error is (its query string, or its body), to suggest the one a name it does not read may have meant."""
     if error["type"] == "json_invalid":
         return f"the body is not valid JSON (at character {error['loc'][-1]}: {error.get('ctx', {}).get('error', error['msg'])}); send e.g. {{\"text\": \"arma virumque cano\"}}"
-    return f"{'.'.join(str(part) for part in error['loc'] if part not in ('query', 'body', 'path', 'form'))}: {error['msg']}"
+    field = ".".join(str(part) for part in error["loc"] if part not in ("query", "body", "path", "form"))
+    if not field and error["loc"][:1] == ("body",):
+        return f"body: must be a JSON object with the fields {', '.join(names or {}) or 'of /docs'}, e.g. {JSON_EXAMPLE}; {_what_body(error)}"
+    if error["type"] == "extra_forbidden" and names is not None:
+        return f"{field}: {error['msg']}{_did_you_mean(field, names, error['loc'][0])}"
+    return f"{field}: {error['msg']}"
+
+
+def _what_body(error: dict) -> str:
+    """What a body that is no JSON object was instead."""
+    body = error.get("input")
+    if error["type"] == "missing" or body is None:
+        return "it was empty (or null)"
+    if isinstance(body, (bytes, bytearray)):  # FastAPI reads a body as JSON only when its Content-Type says so
+        return "it was not sent as JSON: send it with the header Content-Type: application/json"
+    kinds = {list: "a JSON array", str: "a JSON string", bool: "true or false", int: "a number", float: "a number"}
+    return f"it was {kinds.get(type(body), type(body).__name__)}"
+
+
+def _did_you_mean(name: str, names: dict[str, bool], where: str) -> str:
+    """For a name an endpoint does not read, the close one it may have meant, and those it reads; for a name it reads,
+    refused as a second name of a field given already (``{"text": ..., "q": ...}``), that it is one."""
+    if name in names:
+        return "; it is another name of a field given already: give the field once"
+    known = [n for n in names if n != "_"]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return (f"; did you mean {close[0]!r}?" if close else "") + (f" (it takes {', '.join(known)})" if known else f" (it takes none in its {'query string' if where == 'query' else 'body'})")
+
+
+def _names(route: object) -> dict[str, dict[str, bool]]:
+    """The names an endpoint reads in its query string and in its body (a form's fields or a JSON object's keys), each
+    with whether it may be given more than once (a list, as ``author``): read from its declared parameters, so that no
+    list kept by hand can fall behind them."""
+    found: dict[str, dict[str, bool]] = {"query": {}, "body": {}}
+    if isinstance(route, APIRoute):
+        for where, fields in (("query", route.dependant.query_params), ("body", route.dependant.body_params)):
+            for f in fields:
+                annotation = f.field_info.annotation
+                is_model = isinstance(annotation, type) and issubclass(annotation, BaseModel)
+                found[where].update(_model_names(annotation) if is_model else {f.alias: get_origin(annotation) is list})
+    return found
+
+
+def _model_names(model: type[BaseModel]) -> dict[str, bool]:
+    """A model's names as a client sends them (its aliases, each of several choices), each with whether it is a list."""
+    names = {}
+    for name, field in model.model_fields.items():
+        alias = field.validation_alias
+        for choice in alias.choices if isinstance(alias, AliasChoices) else [field.alias or name]:
+            names[str(choice)] = get_origin(field.annotation) is list
+    return names
+
+
+def _misnamed(items: Sequence[tuple[str, object]], names: dict[str, bool], where: str, unknown_too: bool) -> list[dict]:
+    """The errors of names not read (if ``unknown_too``) and of single-valued names given more than once, where FastAPI
+    ignores the one and lets the last value of the other silently win (``q=arma&q=cano`` searched "cano")."""
+    errors = []
+    for name, n in Counter(name for name, _ in items).items():
+        if name not in names and unknown_too:
+            errors.append({"type": "extra_forbidden", "loc": (where, name), "msg": "Extra inputs are not permitted"})
+        elif name in names and n > 1 and not names[name]:
+            errors.append(_given_twice(where, name, n))
+    return errors
+
+
+def _given_twice(where: str, name: str, n: int) -> dict:
+    return {"type": "repeated", "loc": (where, name), "msg": f"given {n} times, but it takes one value: give it once"}
+
+
+def _repeated_keys(body: bytes) -> list[dict]:
+    """The errors of a JSON key given twice (``{"text": "arma", "text": "cano"}``), which json.loads, and so FastAPI,
+    reads as its last value unsaid."""
+    errors: list[dict] = []
+
+    def pairs(items: list[tuple[str, object]]) -> dict:
+        errors.extend(_given_twice("body", key, n) for key, n in Counter(key for key, _ in items).items() if n > 1)
+        return dict(items)
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # no JSON: FastAPI's own reading of the body says what is wrong with it
+        return []
+    return errors
+
+
+async def _given_as_declared(request: Request) -> None:
+    """Refuses (422) what FastAPI would pass over unsaid: a single-valued name given twice, in a query string, a form
+    or a JSON object; a form field the endpoint does not read (``authors``, the JSON API's name, for the form's
+    ``author``); and a query name an /api/ endpoint does not read (``_``, a client's cache-buster, asks nothing and is
+    let through). The pages' query strings may carry other names (a link tracker's): they read only their own."""
+    route = request.scope.get("route")
+    names = _names(route)
+    errors = _misnamed(request.query_params.multi_items(), {"_": False, **names["query"]}, "query", unknown_too=request.url.path.startswith("/api/"))
+    if isinstance(route, APIRoute) and any(isinstance(f.field_info, fastapi_params.Form) for f in route.dependant.body_params):  # File is a Form
+        errors += _misnamed((await request.form()).multi_items(), names["body"], "body", unknown_too=True)
+    elif names["body"]:
+        errors += _repeated_keys(await request.body())
+    if errors:
+        raise RequestValidationError(errors)
 
 
 def in_sample_note(retriever_name: str) -> str | None:
@@ -118,7 +235,7 @@ class InvalidRequest(InputError):
 
 
 class UnreadableBody(InvalidRequest):
-    """A body FastAPI could not decode at all (not UTF-8)."""
+    """A body FastAPI could not decode at all (not UTF-8, or nested too deeply)."""
 
     status_code = 400
 
@@ -151,10 +268,12 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             f"explained; browse the benchmark's 482 Valerius Flaccus queries. Passages are limited to {MAX_QUERY_CHARS:,} characters. "
             "Errors are JSON objects {error, detail[, problems, hint]} with a 4xx status."
         ),
+        dependencies=[Depends(_given_as_declared)],
     )
     app.state.searcher = searcher
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(max_chars=MAX_QUERY_CHARS, max_k=MAX_K, searcher=searcher, has_benchmark=bench is not None, describe_lines=describe_lines)
+    templates.env.filters["lemma"] = latin.display_lemma  # as a reader looks it up: vir, not the folded uir
+    templates.env.globals.update(max_chars=MAX_QUERY_CHARS, max_k=MAX_K, searcher=searcher, has_benchmark=bench is not None, describe_lines=describe_lines, search_query=search_query)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(LatinIntertextError)
@@ -166,12 +285,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     @app.exception_handler(StarletteHTTPException)
     async def _on_http_error(request: Request, exc: StarletteHTTPException):
         if exc.status_code == 400 and exc.detail == "There was an error parsing the body":  # FastAPI's words for a body it cannot decode
-            return await _on_error(request, UnreadableBody("Invalid request: the body is not UTF-8 JSON; send it encoded as UTF-8, e.g. {\"text\": \"arma virumque cano\"}."))
+            return await _on_error(request, UnreadableBody(f"Invalid request: {_unreadable(exc.__cause__)}"))
         return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _on_invalid(request: Request, exc: RequestValidationError):
-        problems = [_problem(e) for e in exc.errors()]
+        names = _names(request.scope.get("route"))
+        problems = [_problem(e, names.get(e["loc"][0]) if e["loc"] else None) for e in exc.errors()]
         error = InvalidRequest("Invalid request: " + "; ".join(problems), problems, hint="Each endpoint's parameters are listed at /docs.")
         path = request.url.path
         if path == "/" or path == "/upload" or path.startswith("/upload/"):  # the search page keeps its form and the passage typed into it
@@ -232,7 +352,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     # --- HTML pages --------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def search_page(request: Request, q: str = "", author: Annotated[list[str], Query()] = [], k: Annotated[int, Query(ge=1, le=MAX_K)] = 10):
+    def search_page(request: Request, q: str = "", author: Annotated[AuthorFilter, Query()] = [], k: Annotated[int, Query(ge=1, le=MAX_K)] = 10):
         if "q" not in request.query_params:  # the landing page; a submitted empty box is an error below
             return page(request, "search.html", q="", authors=author, k=k, results=None)
         q = latin.composed(q)  # as the search reads it, so that the highlighted offsets fit
@@ -247,26 +367,32 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload_page(
-        request: Request, files: list[UploadFile] = File(...), q: str = Form(""), k: int = Form(10), author: str = Form(""), with_benchmark: bool = Form(False)
+        request: Request,
+        files: list[UploadFile] = File(...),
+        q: str = Form(""),
+        k: Annotated[int, Form(ge=1, le=MAX_K)] = 10,  # as the API's: k=0 showed "0 parallels", k=-3 said "not -2"
+        author: Annotated[AuthorFilter, Form()] = [],
+        with_benchmark: bool = Form(False),
     ):
         try:
             upload_id = await _hold_upload(files, with_benchmark)
         except LatinIntertextError as exc:
-            return page(request, "search.html", _status(exc), q=q, authors=[], k=k, results=None, error=_error_body(exc), upload_authors=author)
+            return page(request, "search.html", _status(exc), q=q, authors=[], k=k, results=None, error=_error_body(exc), upload_authors=", ".join(author))
         return upload_results(request, upload_id, q, k, author)
 
     @app.get("/upload/{upload_id}", response_class=HTMLResponse, include_in_schema=False)
-    def upload_again_page(request: Request, upload_id: str, q: str = "", k: Annotated[int, Query(ge=1, le=MAX_K)] = 10, author: str = ""):
+    def upload_again_page(request: Request, upload_id: str, q: str = "", k: Annotated[int, Query(ge=1, le=MAX_K)] = 10, author: Annotated[AuthorFilter, Query()] = []):
         return upload_results(request, upload_id, q, k, author)
 
-    def upload_results(request: Request, upload_id: str, q: str, k: int, author: str) -> HTMLResponse:
+    def upload_results(request: Request, upload_id: str, q: str, k: int, author: list[str]) -> HTMLResponse:
         """The search page with an upload's hits; an error (an upload no longer held, a bad passage) keeps the form filled."""
         q = latin.composed(q)
-        context = {"q": q, "authors": [], "k": k, "upload_authors": author}
+        context = {"q": q, "authors": [], "k": k, "upload_authors": ", ".join(author)}
+        author = author or [""]  # the form's empty box, as its links send it again
         try:
             user = held_upload(upload_id)
             context.update(uploaded=user, upload_id=upload_id)
-            hits = user.search(q, k=_one_more(k), authors=author_list([author]) or None)
+            hits = user.search(q, k=_one_more(k), authors=author_list(author) or None)
         except LatinIntertextError as exc:
             return page(request, "search.html", _status(exc), results=None, error=_error_body(exc), **context)
         return page(
@@ -275,14 +401,14 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         )
 
     @app.get("/line/{doc_id}", response_class=HTMLResponse, include_in_schema=False)
-    def context_page(request: Request, doc_id: str, q: str = ""):
+    def context_page(request: Request, doc_id: str, q: str = "", author: Annotated[AuthorFilter, Query()] = [], k: Annotated[int, Query(ge=1, le=MAX_K)] = 10):
         lines = searcher.context(doc_id, 10, 10)
         from latin_intertext.serve.explain import match_words
 
         names = searcher.retriever.names
         q_tokens = latin.tokenize(latin.composed(q[:MAX_QUERY_CHARS]), names) if q else []
         rows = [{"line": c, "segments": line_segments(c.text, match_words(q_tokens, latin.tokenize(c.text, names), candidates=False)) if q_tokens else [(c.text, None)]} for c in lines]
-        return page(request, "context.html", doc_id=doc_id, rows=rows, q=q)
+        return page(request, "context.html", doc_id=doc_id, rows=rows, q=q, authors=author, k=k)
 
     @app.get("/benchmark", response_class=HTMLResponse, include_in_schema=False)
     def queries_page(request: Request):
@@ -344,14 +470,14 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
         q: Annotated[str, Form(description="The Latin passage. Left out (or blank), the files are only indexed: the answer has their report and `upload_id`, no `hits`.")] = "",
         k: Annotated[int, Form(ge=1, le=MAX_K)] = 10,
-        author: Annotated[str, Form(description=AUTHOR_HELP)] = "",
+        author: Annotated[AuthorFilter, Form(description=AUTHOR_HELP)] = [],
         with_benchmark: Annotated[bool, Form(description="Search the benchmark's corpus too.")] = False,
     ) -> dict:
         """The answer's `upload_id` searches the same files again without sending them (`GET /api/upload/{upload_id}/search`)."""
         upload_id = await _hold_upload(files, with_benchmark)
         if not q.strip():
             return {**held_upload(upload_id).corpus_payload(), "upload_id": upload_id}
-        return upload_payload(upload_id, q, k, author_list([author]))
+        return upload_payload(upload_id, q, k, author_list(author))
 
     @app.get(
         "/api/upload/{upload_id}/search",
@@ -441,12 +567,18 @@ def csv_response(q: str, hits: list[Hit]) -> Response:
     return Response(hits_csv(latin.composed(q), hits), media_type="text/csv; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="parallels-{stem}.csv"'})
 
 
-def _csv_url(path: str, q: str, author: str | list[str], k: int) -> str:
+def search_query(q: str, authors: Sequence[str] = (), k: int = 10) -> str:
+    """A search's query string (``q=...&author=...&k=...``), which the links to a hit's context carry, so that "Back to
+    results" returns to the same search: its authors and its count too."""
+    return urlencode({"q": q, "author": list(authors), "k": k}, doseq=True)
+
+
+def _csv_url(path: str, q: str, author: list[str], k: int) -> str:
     """The same search as CSV."""
     return f"{path}?{urlencode({'q': q, 'author': author, 'k': k}, doseq=True)}"
 
 
-def _more_url(path: str, q: str, author: str | list[str], k: int, found: int) -> str | None:
+def _more_url(path: str, q: str, author: list[str], k: int, found: int) -> str | None:
     """The same search for twice as many hits (up to MAX_K), where a search for k + 1 found more than k."""
     if found <= k:
         return None
@@ -461,6 +593,15 @@ async def _form_or_empty(request: Request):
         from starlette.datastructures import FormData
 
         return FormData()
+
+
+def _unreadable(cause: BaseException | None) -> str:
+    """Why FastAPI could not read a body, from the exception it raised."""
+    if isinstance(cause, RecursionError):
+        return f"the body nests arrays or objects too deeply to be read; send one JSON object of fields, e.g. {JSON_EXAMPLE}."
+    if isinstance(cause, UnicodeDecodeError):
+        return "the body is not UTF-8 JSON; send it encoded as UTF-8, e.g. {\"text\": \"arma virumque cano\"}."
+    return f"the body could not be read ({type(cause).__name__}: {cause}); send one JSON object of fields, e.g. {JSON_EXAMPLE}."
 
 
 class UploadTooLarge(QueryError):
