@@ -344,7 +344,8 @@ def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm2
 
 @pytest.mark.parametrize(
     "argv, message",
-    [(["search", "arma virumque", "--top", "3"], "No such option: --top"), (["search"], "Missing argument"), (["evaluate", "--cv", "many"], "Invalid value for '--cv'")],
+    [(["search", "arma virumque", "--top", "3"], "No such option: --top"), (["search"], "Missing argument"), (["evaluate", "--cv", "many"], "Invalid value for '--cv'"),
+     (["evaluate", "--resamples", "1000000000"], "Invalid value for '--resamples'")],
 )
 def test_usage_errors_are_one_line_and_exit_2(argv, message, capsys):
     assert main(argv) == 2

@@ -11,7 +11,7 @@ import pytest
 
 from latin_intertext import outputs
 from latin_intertext.cli import main
-from latin_intertext.outputs import OutputError, atomic_dir, atomic_files, check_output_dir, check_outputs
+from latin_intertext.outputs import OutputError, atomic_dir, atomic_files, check_command_outputs, check_output_dir, check_outputs
 
 from conftest import WRITERS, squash
 
@@ -86,6 +86,22 @@ def test_check_outputs_refuses_a_path_inside_an_input_folder(tmp_path):
     with pytest.raises(OutputError, match=r"test\.parquet lies in .*ds, which this command reads; write the --save-json outside it"):
         check_outputs(dataset / "qrels" / "test.parquet", option="--save-json", inputs=[dataset])
     assert check_outputs(tmp_path / "ds.json", inputs=[dataset]) == [tmp_path / "ds.json"]  # beside it is fine
+
+
+def test_no_output_lands_among_the_cache_s_built_data_models_and_indexes_but_what_makes_them(tmp_path, monkeypatch, capsys):
+    """`search --csv HOME/models/evidence_ranker.txt` once replaced the search model with a CSV."""
+    monkeypatch.setenv("LATIN_INTERTEXT_HOME", str(tmp_path / "home"))
+    model = tmp_path / "home" / "models" / "evidence_ranker.txt"
+    model.parent.mkdir(parents=True)
+    model.write_text("model")
+    for kept in ("datasets", "models", "indexes"):
+        with pytest.raises(OutputError, match=rf"lies in .*home/{kept}, where the cache keeps the built data, models and indexes"):
+            check_command_outputs(tmp_path / "home" / kept / "sub" / "out.csv", option="--csv")
+    assert check_outputs(model) == [model]  # what makes them writes there: train-ranker its model, the caches their files
+    assert check_command_outputs(tmp_path / "home" / "hits.csv") == [tmp_path / "home" / "hits.csv"]  # the cache's own root is not kept
+    assert main(["search", "arma virumque cano", "--csv", str(model)]) == 1
+    assert squash("where the cache keeps the built data, models and indexes") in squash(capsys.readouterr().err)
+    assert model.read_text() == "model"
 
 
 @pytest.mark.parametrize("argv", [*WRITERS, ["evaluate", "--retriever", "bm25", "--save-run", "{dir}/test.parquet"]])

@@ -93,6 +93,7 @@ def test_duplicates_and_nan_and_missing_file(tmp_path):
 @pytest.mark.parametrize("score, reason", [
     ("inf", "score 'inf' is infinite"), ("-inf", "score '-inf' is infinite"), ("1e400", "score '1e400' is infinite (or beyond a 64-bit float)"),
     ("1_000", "score '1_000' is not a number"),
+    ("1e39", "score '1e39' lies beyond a 32-bit float (±3.4e38), which trec_eval"), ("-5e38", "score '-5e38' lies beyond a 32-bit float"),
 ])
 def test_scores_trec_eval_would_read_otherwise_are_refused(tmp_path, score, reason):
     run = tmp_path / "odd.run"
@@ -157,4 +158,10 @@ def test_a_utf16_file_is_named_as_such_with_the_iconv_that_converts_it(tmp_path,
 def test_a_folder_is_named_as_a_folder_not_as_missing(tmp_path):
     with pytest.raises(InputError, match="is a folder, not a run file") as err:
         read_trec_run(tmp_path)
+    assert "not found" not in str(err.value)
+
+
+def test_a_device_is_named_as_no_regular_file_not_as_missing():
+    with pytest.raises(InputError, match="/dev/null: not a regular file") as err:
+        read_trec_run("/dev/null")
     assert "not found" not in str(err.value)

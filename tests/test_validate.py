@@ -105,6 +105,27 @@ def test_a_query_that_breaks_the_card_is_named(copy, edit, problem):
 def test_a_query_without_qrels_is_named(copy):
     rewrite_parquet(copy, "qrels", lambda rows: rows.__setitem__(slice(None), [r for r in rows if r["query-id"] != "vf-1-1-1"]), reseal=True)
     assert "query 'vf-1-1-1' has no qrels" in validate_dataset(copy)
+    with pytest.raises(ValidationError, match="query 'vf-1-1-1' has no qrels"):  # no metric would score it: refused, not dropped
+        load_benchmark(copy)
+
+
+@pytest.mark.parametrize(
+    "config, edit, problem",
+    [
+        ("corpus", lambda rows: rows[1].update(id=rows[0]["id"]), "corpus: id 'vergil-1-1' occurs 2 times"),
+        ("queries", lambda rows: rows.append(dict(rows[0], text="arma")), "queries: id 'vf-1-1-1' occurs 2 times"),
+        ("corpus", lambda rows: rows[0].update(text="  "), "corpus 'vergil-1-1': its text is empty"),
+        ("queries", lambda rows: rows[0].update(text=""), "queries 'vf-1-1-1': its text is empty"),
+    ],
+)
+def test_what_would_be_merged_or_dropped_unsaid_is_refused_by_every_command_that_loads_the_data(copy, monkeypatch, capsys, config, edit, problem):
+    """A second row of one id replaced the first as the benchmark was made, and `evaluate` scored the rest."""
+    rewrite_parquet(copy, config, edit, reseal=True)
+    with pytest.raises(ValidationError, match=re.escape(problem)):
+        load_benchmark(copy)
+    code, _out, err = run_cli(monkeypatch, capsys, "evaluate", "--dataset", copy, "--retriever", "bm25")
+    assert code == 1 and problem in err
+    assert problem in validate_dataset(copy)
 
 
 def test_gold_parallels_and_works_are_checked_against_the_card(copy):

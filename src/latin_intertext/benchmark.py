@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -236,6 +237,18 @@ def reference_problems(rows: dict[str, list[dict]]) -> list[str]:
     return problems
 
 
+def identity_problems(rows: dict[str, list[dict]]) -> list[str]:
+    """What would be dropped or merged unsaid when the rows become a benchmark: an id given twice (the later row would
+    replace the earlier), a qrels pair given twice, a query without qrels (no metric scores it), an empty text."""
+    problems = [
+        f"{config}: id {i!r} occurs {n} times" for config in ("corpus", "queries") for i, n in Counter(row["id"] for row in rows[config]).items() if n > 1
+    ]
+    problems += [f"qrels: id {pair!r} occurs {n} times" for pair, n in Counter((r["query-id"], r["corpus-id"]) for r in rows["qrels"]).items() if n > 1]
+    judged = {row["query-id"] for row in rows["qrels"]}
+    problems += [f"query {row['id']!r} has no qrels" for row in rows["queries"] if row["id"] not in judged]
+    return problems + [f"{config} {row['id']!r}: its text is empty" for config in ("corpus", "queries") for row in rows[config] if isinstance(row["text"], str) and not row["text"].strip()]
+
+
 def unreadable_values(rows: dict[str, list[dict]]) -> list[str]:
     """Values the schema allows but no benchmark can be made of: a null in any column, a qrels score that is not finite."""
     problems = [
@@ -262,6 +275,8 @@ def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check: bool = T
         raise ValidationError(f"{root}: {_listing(problems)}. {_rebuild(root)}")
     if check and (problems := reference_problems(rows) + grade_problems(rows)):
         raise ValidationError(f"{config_path(root, 'qrels')}: {_listing(problems)}. {_rebuild(root)}")
+    if check and (problems := identity_problems(rows)):
+        raise ValidationError(f"{root}: {_listing(problems)}. {_rebuild(root)}")
     corpus = [CorpusLine(**row) for row in rows["corpus"]]
     queries = [Query(**row) for row in rows["queries"]]
     qrels: Qrels = {}

@@ -25,14 +25,15 @@ def _nearest_existing(path: Path) -> Path:
     return Path(path.anchor or ".")
 
 
-def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[Path | None] = ()) -> list[Path]:
+def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[Path | None] = (), kept: Iterable[Path] = ()) -> list[Path]:
     """Refuse, before any work is done, paths that are folders, lie under a file, cannot be written, clash,
-    or are among the ``inputs`` the command reads or inside an input folder (it would destroy what it reads).
-    Return the paths, ``~`` expanded.
+    or are among the ``inputs`` the command reads or inside an input folder (it would destroy what it reads), or
+    inside a ``kept`` folder. Return the paths, ``~`` expanded.
 
     ``None`` stands for an output (or input) that was not asked for and is skipped."""
     given = [Path(p).expanduser() for p in paths if p is not None]
     read = {Path(p).expanduser().resolve() for p in inputs if p is not None}
+    kept = {Path(p).expanduser().resolve() for p in kept}
     seen: dict[Path, Path] = {}
     for path in given:
         resolved = path.resolve()
@@ -40,6 +41,8 @@ def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[
             raise OutputError(f"{path} is read by this command; write the {option} elsewhere.")
         if folder := next((r for r in sorted(read) if r in resolved.parents), None):
             raise OutputError(f"{path} lies in {folder}, which this command reads; write the {option} outside it.")
+        if folder := next((r for r in sorted(kept) if r == resolved or r in resolved.parents), None):
+            raise OutputError(f"{path} lies in {folder}, where the cache keeps the built data, models and indexes that the commands read; write the {option} outside it.")
         if resolved in seen:
             raise OutputError(f"{path}: two outputs would be written to this one file; give each output its own name.")
         seen[resolved] = path
@@ -51,6 +54,15 @@ def check_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[
             raise OutputError(f"{path} is not writable; make it writable (chmod u+w) or choose another place for the {option}.")
         _check_creatable(path, resolved, option)
     return given
+
+
+def check_command_outputs(*paths: Path | None, option: str = "output", inputs: Iterable[Path | None] = ()) -> list[Path]:
+    """``check_outputs`` for what a command writes where its user says: never among the cache's built data, models
+    and indexes (`search --csv HOME/models/evidence_ranker.txt` once replaced the search model), which only the
+    commands that make them write, through ``check_outputs``."""
+    from latin_intertext.paths import artifact_dirs
+
+    return check_outputs(*paths, option=option, inputs=inputs, kept=artifact_dirs())
 
 
 def _check_creatable(path: Path, resolved: Path, option: str) -> None:

@@ -35,6 +35,13 @@ def default_dataset_dir() -> Path:
     return _home()[0] / "datasets" / f"{DATASET_NAME}-{DATASET_VERSION}"
 
 
+def artifact_dirs() -> list[Path]:
+    """The folders of what `build`, `train-ranker`, `train-vectors` and `index-tesserae` make and the retrievers read
+    (unchecked, like ``default_dataset_dir``): no other command's output may land in them."""
+    home = _home()[0]
+    return [home / "datasets", home / "models", home / "indexes"]
+
+
 def sources_cache_dir() -> Path:
     return data_home() / "sources"
 

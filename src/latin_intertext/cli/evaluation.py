@@ -13,7 +13,7 @@ from rich.table import Table
 
 from latin_intertext.benchmark import Benchmark, Run, load_benchmark
 from latin_intertext.cli import app, console, make_console, write_and_say
-from latin_intertext.cli.options import RESAMPLES_HELP, RETRIEVERS_HELP, DatasetOpt, dataset_folder, plot_option, save_json_option
+from latin_intertext.cli.options import RETRIEVERS_HELP, DatasetOpt, ResamplesOpt, dataset_folder, plot_option, save_json_option
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
@@ -21,7 +21,7 @@ from latin_intertext.evaluate.metrics import HEADLINE, METRICS, MTEB_DEPTH, Eval
 from latin_intertext.evaluate.report import RunReport, build_report, plot_breakdown, run_notes
 from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, unlisted_queries, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p
-from latin_intertext.outputs import beside, check_outputs, write_json
+from latin_intertext.outputs import beside, check_command_outputs, write_json
 from latin_intertext.sources.manifest import sha256_of
 
 out = make_console(highlight=False)  # results on stdout; progress and errors on stderr
@@ -140,7 +140,7 @@ def evaluate(
     save_run: Optional[Path] = typer.Option(None, "--save-run", help="Write the retriever's run here (TREC format)."),
     json_path: Optional[Path] = save_json_option("metrics, CIs and breakdowns"),
     plot: Optional[Path] = plot_option("the breakdowns, nDCG@10 and Recall@100 per target author and per span length,"),
-    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
+    resamples: ResamplesOpt = RESAMPLES,
 ) -> None:
     """Score one run file or one retriever: metrics with 95% bootstrap CIs, per author and per span length."""
     if (run is None) == (retriever is None):
@@ -152,7 +152,7 @@ def evaluate(
     if run is not None and k is not None:
         raise LatinIntertextError(f"--k applies to --retriever only; a run file is scored with every document it lists (cut {run} to fewer per query to score fewer).")
     dataset = dataset_folder(dataset)
-    check_outputs(save_run, json_path, plot, inputs=[run, dataset])
+    check_command_outputs(save_run, json_path, plot, inputs=[run, dataset])
     bench = load_benchmark(dataset)
     config: dict = provenance(bench)
     order_warnings: tuple[OrderWarning, ...] = ()
@@ -180,7 +180,7 @@ def compare(
     run_a: Path = typer.Argument(..., help="TREC run file A."),
     run_b: Path = typer.Argument(..., help="TREC run file B."),
     dataset: DatasetOpt = None,
-    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
+    resamples: ResamplesOpt = RESAMPLES,
     json_path: Optional[Path] = save_json_option("the comparison"),
     plot: Optional[Path] = plot_option("each query's difference in nDCG@10, sorted, with the mean and its 95% CI,"),
 ) -> None:
@@ -189,7 +189,7 @@ def compare(
     from latin_intertext.evaluate.metrics import evaluate_run
 
     dataset = dataset_folder(dataset)
-    check_outputs(json_path, plot, inputs=[run_a, run_b, dataset])
+    check_command_outputs(json_path, plot, inputs=[run_a, run_b, dataset])
     bench = load_benchmark(dataset)
     read_a, read_b = (_read_run(p, bench) for p in (run_a, run_b))
     a, b = (evaluate_run(read.run, bench.qrels) for read in (read_a, read_b))
@@ -255,7 +255,7 @@ def leaderboard(
     out_path: Optional[Path] = typer.Option(None, "--out", help="Write the markdown table here (and a bar chart beside it as .png)."),
     cv: int = typer.Option(5, "--cv", min=2, help="Folds for learned retrievers."),
     k: int = typer.Option(DEFAULT_K, "--k", "-k", min=1, help="Documents retrieved per query by each retriever (run files are scored as they are)."),
-    resamples: int = typer.Option(RESAMPLES, "--resamples", min=100, help=RESAMPLES_HELP),
+    resamples: ResamplesOpt = RESAMPLES,
 ) -> None:
     """Evaluate every registered retriever (learned ones out of fold) and any run files on one table."""
     from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, run_labels, to_markdown
@@ -264,7 +264,7 @@ def leaderboard(
 
     png = beside(out_path, ".png", "bar chart")
     dataset = dataset_folder(dataset)
-    check_outputs(out_path, png, option="--out", inputs=[*run, dataset])
+    check_command_outputs(out_path, png, option="--out", inputs=[*run, dataset])
     if twice := [p for n, p in enumerate(run) if p.resolve() in {q.resolve() for q in run[:n]}]:
         raise LatinIntertextError(f"--run {twice[0]} is given twice; give each run file once.")
     registry = load_all()

@@ -20,7 +20,7 @@ import typer
 from latin_intertext.cli import app, main, make_console, write_and_say
 from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
-from latin_intertext.outputs import check_outputs
+from latin_intertext.outputs import check_command_outputs, check_outputs
 
 err = make_console(stderr=True)
 BLOCKS = ("dataset", "leaderboard", "ranker", "transfer")
@@ -54,7 +54,7 @@ def figures(
     """Regenerate the dataset table, the leaderboard, the ranker report and the transfer report, and write them into the README."""
     dataset = dataset_folder(dataset)
     _check_readme(readme)
-    check_outputs(*(out_dir / name for name in RESULTS), option="--out-dir", inputs=[readme])
+    check_command_outputs(*(out_dir / name for name in RESULTS), option="--out-dir", inputs=[readme])
     with tempfile.TemporaryDirectory() as scratch:  # everything lands together at the end, or nothing does
         work = Path(scratch)
         blocks = {"dataset": _dataset_table(_run(["stats", str(dataset), "--json"]))}

@@ -9,7 +9,7 @@ import typer
 
 from latin_intertext.cli import app, make_console, write_and_say
 from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder, flag, save_json_option
-from latin_intertext.outputs import beside, check_outputs, write_json
+from latin_intertext.outputs import beside, check_command_outputs, check_outputs, write_json
 
 err = make_console(stderr=True)
 
@@ -26,7 +26,7 @@ def train_ranker(
 
     dataset = dataset_folder(dataset)
     given = out or trained_model_path()
-    target, _ = check_outputs(given, beside(given, ".json", "feature list"), option="--out", inputs=[dataset])  # ~ expanded
+    target, _ = check_outputs(given, beside(given, ".json", "feature list"), option="--out", inputs=[dataset])  # ~ expanded; the model's own folder
     bench = load_benchmark(dataset)
     with err.status("indexing the corpus and computing features"):
         ranker = EvidenceRanker().index(bench.corpus)
@@ -58,7 +58,7 @@ def ranker_report(
 
     dataset = dataset_folder(dataset)
     png = beside(out, ".png", "chart")
-    check_outputs(out, png, json_out, save_run, inputs=[dataset])
+    check_command_outputs(out, png, json_out, save_run, inputs=[dataset])
     bench = load_benchmark(dataset)
 
     grid = settings_grid() if nested else ()
@@ -99,7 +99,7 @@ def transfer_report(
     from latin_intertext.sources.manifest import resolve_sources
 
     dataset = dataset_folder(dataset)
-    check_outputs(out, json_out, save_run, inputs=[dataset])
+    check_command_outputs(out, json_out, save_run, inputs=[dataset])
     corpus = tess_corpus(query_text_files(resolve_sources(sources))).lines  # a wrong --sources is told before the benchmark loads
     bench = load_benchmark(dataset)
     with Progress(console=err) as bar:

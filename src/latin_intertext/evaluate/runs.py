@@ -25,6 +25,8 @@ from latin_intertext.benchmark import Run
 from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
 from latin_intertext.evaluate.metrics import ranked
 
+FLOAT32_MAX = float(np.finfo(np.float32).max)  # trec_eval holds scores as 32-bit floats
+
 FORMAT_HINT = "Each line must be `qid Q0 docid rank score tag` (6 whitespace-separated fields, integer rank, numeric score)."
 ORDER_HINT = (
     "Documents are ranked by score alone, as trec_eval does (scores as 32-bit floats, ties by doc id descending); the rank "
@@ -103,6 +105,8 @@ def _parse_line(text: str, lineno: int) -> Line | str:
         return "score is NaN"
     if math.isinf(value):
         return f"score {score!r} is infinite (or beyond a 64-bit float); give finite scores"
+    if abs(value) > FLOAT32_MAX:
+        return f"score {score!r} lies beyond a 32-bit float (±3.4e38), which trec_eval (so pytrec_eval and MTEB) reads as infinite; scale the scores down"
     return Line(qid, docid, rank_value, value, lineno)
 
 
@@ -156,6 +160,8 @@ def read_run_file(path: Path | str, query_ids: Collection[str] | None = None, do
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path}: is a folder, not a run file", hint="Pass the path of one TREC run file inside it (e.g. one written by `evaluate --save-run`).")
+    if path.exists() and not path.is_file():
+        raise InputError(f"{path}: not a regular file (a device, a pipe or a socket)", hint="Pass the path of a TREC run file written by `evaluate --save-run`.")
     if not path.is_file():
         raise InputError(f"{path}: run file not found", hint="Pass the path of a TREC run file written by `evaluate --save-run`.")
     run: Run = {}

@@ -10,16 +10,12 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from latin_intertext.benchmark import Benchmark, Query, benchmark_from_rows, checksum_problems, read_rows, reference_problems, schema_problems
+from latin_intertext.benchmark import Benchmark, Query, benchmark_from_rows, checksum_problems, identity_problems, read_rows, reference_problems, schema_problems
 from latin_intertext.build.dataset import VF_BOOK, doc_id, query_id
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.card import render_card
 from latin_intertext.publish.stats import RELEASE_RECORDS, compare_with_reference, compute_stats, records_sha256
 from latin_intertext.publish.writer import beir_lines
-
-
-def _duplicates(ids, what: str) -> list[str]:
-    return [f"{what}: id {i!r} occurs {n} times" for i, n in Counter(ids).items() if n > 1]
 
 
 def _record_id(line: str) -> str:
@@ -80,10 +76,8 @@ def validate_dataset(root: Path | str) -> list[str]:
         bench = benchmark_from_rows(root, rows, check=False)
     except ValidationError as exc:
         return [str(exc)] + checksum_problems(root)
-    problems += _duplicates([d.id for d in bench.corpus], "corpus")
-    problems += _duplicates([q.id for q in bench.queries], "queries")
+    problems += identity_problems(rows)
     qrel_rows = rows["qrels"]
-    problems += _duplicates([(r["query-id"], r["corpus-id"]) for r in qrel_rows], "qrels")
     problems += reference_problems(rows)
     for n, row in enumerate(qrel_rows, start=1):
         if row["score"] != 1.0:
@@ -91,7 +85,6 @@ def validate_dataset(root: Path | str) -> list[str]:
     for d in bench.corpus:
         if d.id != doc_id(d.author.lower(), d.book, d.line):
             problems.append(f"corpus id {d.id!r} does not match author/book/line ({d.author}, {d.book}, {d.line})")
-    problems += [f"query {q.id!r} has no qrels" for q in bench.queries if q.id not in bench.qrels]
     problems += [problem for q in bench.queries for problem in _query_problems(q)]
     stats = compute_stats(bench)
     problems += [f"figures differ from the v1.0.0 card: {p}" for p in compare_with_reference(stats)]
