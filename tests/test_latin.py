@@ -899,3 +899,15 @@ def test_words_absent_are_those_the_text_holds_in_no_form_and_under_no_lemma():
     assert latin.words_absent("uirumque Troiae", "arma virumque cano") == ["Troiae"]
     assert latin.words_absent("attolllens animos", "attollens animos") == ["attolllens"]  # a misspelling meets nothing
     assert latin.words_absent("", "arma") == [] and latin.words_absent("arma", "") == ["arma"]
+
+
+def test_unknown_words_are_the_small_letter_words_no_spelling_of_which_the_lexicon_knows():
+    assert latin.unknown_words("the quick brown fox jumps") == (["the", "quick", "brown", "fox", "jumps"], ["the", "quick", "brown", "jumps"])
+    assert latin.unknown_words("Arma virumque cano, Troiae qui primus ab oris") == (["virumque", "cano", "qui", "primus", "ab", "oris"], [])
+    assert latin.unknown_words("Idumen Macetumque") == ([], [])  # capitals may be names
+
+
+def test_a_lemma_is_shown_as_a_reader_looks_it_up_and_matched_folded():
+    shown = [latin.display_lemma(lemma) for lemma in ("uir", "nouus", "iuuenis", "uacuus", "tuus", "aqua", "aenead")]
+    assert shown == ["vir", "novus", "iuvenis", "vacuus", "tuus", "aqua", "aenead"]  # a stem no lexicon knows stays as it is
+    assert latin.lemmas("virum") == ["uir"]  # what matching compares is unchanged

@@ -414,6 +414,10 @@ def test_ids_unique_over_all_tesserae_la(sources_dir):
     assert loci["suetonius.de_vita_caesarum-vit_jul-49-4"] == "jul. 49.4" and loci["vergil-1-1"] == "1.1"
     assert not [d for d in report.duplicates if "suetonius" in d] and loci["walafrid_strabo.visio_wettini-wett_mors-1"] == "mors. 1"
     assert locus_key("pr.1") == "pr-1" and locus_key("1.1.1") == "1-1-1"
+    # a file where one odd tag names a work (Juvenal's <juv. 6.O 1>) gives that section to those lines only: the others
+    # take no empty section (they were once all juvenal.satires-x-...)
+    assert not [d.id for d in corpus.lines if "-x-" in d.id and "x" not in d.tess_index.lower().split(" ", 1)[1]]  # an X of the tag's own is kept
+    assert {"juvenal.satires-1-1", "juvenal.satires-6_o-1", "tibullus.elegies-1-1-1"} <= set(ids) and loci["juvenal.satires-6_o-1"] == "6.O 1"
 
 
 @pytest.fixture(scope="module")
@@ -800,3 +804,33 @@ def test_search_output_without_a_terminal_marks_the_matched_words(capsys, monkey
     out = capsys.readouterr().out
     assert "\x1b[" not in out and "marked «thus»" in out
     assert "«Aeneadum» «genetrix», hominum divomque voluptas," in out and "query: «Aeneadum» «genetrix» alma Venus" in out
+
+
+def test_a_passage_mostly_of_no_latin_words_is_noted_and_no_query_of_the_benchmark_is(searcher, benchmark):
+    note = searcher.weak_passage_note("the quick brown fox jumps")
+    assert note and note.startswith("4 of the passage's 5 words in small letters are no Latin word the lexicon knows (the, quick, brown, jumps)")
+    assert searcher.weak_passage_note("Idumen Macetumque Cleonaeo") is None  # names, which no lexicon need know
+    assert not [q.id for q in benchmark.queries if searcher.weak_passage_note(q.text)]
+    assert searcher.payload("the quick brown fox jumps", searcher.search("the quick brown fox jumps", k=1))["note"] == note
+
+
+def test_the_cli_counts_word_places_from_1_shows_a_passage_s_lines_on_one_and_refuses_a_blank_author(dataset_dir, monkeypatch, capsys):
+    catullus = "Peliaco quondam prognatae vertice pinus\ndicuntur liquidas Neptuni nasse per undas"
+    code, out, err = run_cli(monkeypatch, capsys, "search", catullus, "-k", "1", "--retriever", FALLBACK_RETRIEVER, "--dataset", dataset_dir)
+    assert code == 0, err
+    assert "query: Peliaco quondam prognatae vertice «pinus» / dicuntur «liquidas» Neptuni nasse per «undas»" in out
+    assert "pinus (form): pinus@5 ~ pinus@4" in out  # Met. 1.95: montibus in liquidas pinus descenderat undas
+    code, out, _err = run_cli(monkeypatch, capsys, "search", "arma virumque cano", "-k", "1", "--retriever", FALLBACK_RETRIEVER, "--dataset", dataset_dir)
+    assert code == 0 and "vir (form): virumque@2 ~ virum@5" in out  # the lemma as a reader looks it up, not the folded uir
+    for blank in ("", " , "):
+        code, _out, err = run_cli(monkeypatch, capsys, "search", "arma virumque", "--author", "vergil", "--author", blank)
+        assert code == 1 and f"--author {blank!r} names no author" in err
+
+
+def test_a_roman_numeral_in_a_file_name_is_shown_in_capitals_and_a_latin_word_is_not():
+    from latin_intertext.serve.corpora import display_name
+
+    assert display_name("expositio_de_psalmo_cxviii") == "Expositio De Psalmo CXVIII"
+    assert display_name("carmina_de_ludovico_ii") == "Carmina De Ludovico II" and display_name("de_xii_caesaribus") == "De XII Caesaribus"
+    assert display_name("quod_idola_dii_non_sint") == "Quod Idola Dii Non Sint" and display_name("pro_c_rabirio_postumo") == "Pro C Rabirio Postumo"
+    assert display_name("bellum_civile") == "Bellum Civile"

@@ -240,3 +240,18 @@ def test_damaged_word_vectors_are_a_clear_error(small_vectors, tmp_path, damage)
         message = r"small\.kv\.json \(the provenance of small\.kv\) is damaged .*retrain the vectors"
     with pytest.raises(LatinIntertextError, match=message):
         load_vectors(copy)
+
+
+def test_lemma_caches_of_another_lemmatiser_or_cache_version_are_removed_and_this_one_s_kept(tmp_path, monkeypatch):
+    from latin_intertext import latin
+    from latin_intertext.sources import tesserae_la
+
+    current = tmp_path / f"{tesserae_la._cache_prefix()}0123456789abcdef.npz"
+    older = [tmp_path / "lemmas-2168632546248e79.npz", tmp_path / "lemmas-2168632546248e79.txt", tmp_path / "lemmas-v4-l25-0123456789abcdef.npz"]
+    other = tmp_path / "report.json"
+    for path in [current, current.with_suffix(".txt"), *older, other]:
+        path.write_text("x")
+    assert sorted(tesserae_la.drop_stale_caches(tmp_path)) == sorted(older)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([current.name, current.with_suffix(".txt").name, other.name])
+    monkeypatch.setattr(latin, "LEMMATISER_VERSION", latin.LEMMATISER_VERSION + 1)  # the lemmatiser moves on: this cache is stale too
+    assert sorted(tesserae_la.drop_stale_caches(tmp_path)) == sorted([current, current.with_suffix(".txt")])

@@ -426,6 +426,13 @@ def spellings(form: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=WORD_CACHE)
+def display_lemma(lemma: str) -> str:
+    """A folded lemma as a reader looks it up: consonantal *u* written *v* where the lexicon knows that spelling
+    (*uir*, *nouus*, *iuuenis*: *vir*, *novus*, *iuvenis*; *tuus*, *aqua* stay). Matching keeps the folded one."""
+    return next((s for s in spellings(lemma) if s != lemma and simplemma.is_known(s, lang="la")), lemma)
+
+
 def respellings(form: str, spots: list[int], letter: str) -> list[str]:
     """``form`` with every subset of ``spots`` rewritten as ``letter``: all of them first, ``form`` itself last."""
     out: list[str] = []
@@ -463,6 +470,13 @@ def dictionary_spellings(form: str) -> list[str]:
 def is_known(form: str) -> bool:
     """Whether the Latin lexicon knows ``form`` in any of its spellings."""
     return any(simplemma.is_known(s, lang="la") for s in dictionary_spellings(form))
+
+
+def unknown_words(text: str) -> tuple[list[str], list[str]]:
+    """The words of ``text`` in small letters (a capital may be a name, which no lexicon need know), and those of
+    them the lexicon knows in no spelling, with or without an enclitic: most of them unknown, the text is no Latin."""
+    small = [w for w, _s, _e in words(text) if not w[:1].isupper()]
+    return small, [w for w in small if not (is_known(fold(w)) or is_known(split_enclitic(fold(w))[0]))]
 
 
 @lru_cache(maxsize=WORD_CACHE)

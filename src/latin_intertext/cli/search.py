@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 import socket
 from pathlib import Path
 from typing import Annotated, Optional
@@ -13,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from latin_intertext import latin
 from latin_intertext.cli import app, make_console
 from latin_intertext.cli.options import RETRIEVERS_HELP, SEARCH_ONLY_NAMES, DatasetOpt, SourcesOpt, flag
 from latin_intertext.errors import LatinIntertextError
@@ -86,10 +88,15 @@ def print_report(console: Console, report, what: str) -> None:
     print_listed(console, f"ignored {len(report.ignored)} file(s) in the folder(s) given, each with why:", report.ignored)
 
 
+_LINE_BREAK = re.compile(r"\s*[\r\n]+\s*")
+
+
 def _rich(segments, plain: bool = False) -> str:
-    """A line with its matched words styled by kind; ``plain`` (no terminal, so no colours) marks them «thus»."""
+    """A line with its matched words styled by kind; ``plain`` (no terminal, so no colours) marks them «thus». A
+    passage typed over several lines is shown on one, its verses parted by " / " as editions quote them."""
     out = []
     for text, match in segments:
+        text = _LINE_BREAK.sub(" / ", text)
         if match is None:
             out.append(escape(text))
         elif plain:
@@ -101,9 +108,10 @@ def _rich(segments, plain: bool = False) -> str:
 
 
 def _describe(m: MatchedWord) -> str:
-    q = ",".join(f"{w.form}@{w.position}" for w in m.query)
-    ln = ",".join(f"{w.form}@{w.position}" for w in m.line)
-    return f"[{STYLES[m.kind]}]{escape(m.lemma)}[/] ({m.kind}{', weak' if m.weak else ''}): {escape(q)} ~ {escape(ln)}"
+    """One matched word: its lemma, kind and each side's forms with their places, counted from 1 as a reader counts."""
+    q = ",".join(f"{w.form}@{w.position + 1}" for w in m.query)
+    ln = ",".join(f"{w.form}@{w.position + 1}" for w in m.line)
+    return f"[{STYLES[m.kind]}]{escape(latin.display_lemma(m.lemma))}[/] ({m.kind}{', weak' if m.weak else ''}): {escape(q)} ~ {escape(ln)}"
 
 
 @app.command("search")
@@ -122,15 +130,16 @@ def search_command(
     sources: SourcesOpt = None,
 ) -> None:
     """Find lines that share words with a passage, best first, and show which words match on both sides."""
-    from latin_intertext import latin
     from latin_intertext.cli import write_and_say
-    from latin_intertext.outputs import check_outputs
+    from latin_intertext.outputs import check_command_outputs
     from latin_intertext.serve.export import hits_csv
     from latin_intertext.serve.searcher import validate_query
 
+    if blank := [a for a in author if not a.strip(" ,")]:
+        raise LatinIntertextError(f"--author {blank[0]!r} names no author; give one (e.g. --author vergil), or leave --author out to search every author.")
     text = latin.composed(text)  # accents typed as combining marks, joined to their letters as the search reads them
     validate_query(text, k)  # fail fast, before any index is built
-    check_outputs(csv_out, option="--csv", inputs=[*tess, dataset, sources])
+    check_command_outputs(csv_out, option="--csv", inputs=[*tess, dataset, sources])
     searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     hits = searcher.search(text, k=k, authors=author or None)
     write_and_say((csv_out, lambda tmp: tmp.write_text(hits_csv(text, hits), encoding="utf-8")))
@@ -146,7 +155,7 @@ def search_command(
     out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({describe_lines(searcher.corpus.report.counts())}) by [bold]{searcher.retriever_name}[/]")
     plain = not out.is_terminal or out.no_color
     if plain:
-        out.print("matched words are marked «thus»; each is listed under its line with its kind (form, lemma, candidate)\n")
+        out.print("matched words are marked «thus»; each is listed under its line with its kind (form, lemma, candidate) and its place (@1: the first word)\n")
     else:
         out.print("[dim]matches: [/][bold green]same form[/] [bold yellow]same lemma[/] [bold cyan]possible lemma[/] [dim](dim: function word)[/]\n")
     for hit in hits:

@@ -63,8 +63,18 @@ def locus_key(locus: str) -> str:
     return _LOCUS_BAD.sub("_", strip_diacritics(locus).lower().replace(".", "-")).strip("-") or "0"
 
 
+_ROMAN = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+_ROMAN_LOOKING_WORDS = frozenset({"di", "dii", "mi", "vi"})  # Latin words a title may hold: *quod idola dii non sint*
+
+
 def display_name(name_key: str) -> str:
-    return " ".join(part.capitalize() for part in name_key.split("_") if part)
+    """A file name's author or work as a title: each word capitalised, a Roman numeral in capitals (*Expositio De
+    Psalmo CXVIII*, *Carmina De Ludovico II*)."""
+    return " ".join(part.upper() if _is_numeral(part) else part.capitalize() for part in name_key.split("_") if part)
+
+
+def _is_numeral(part: str) -> bool:
+    return len(part) > 1 and part not in _ROMAN_LOOKING_WORDS and _ROMAN.fullmatch(part) is not None
 
 
 def split_stem(stem: str) -> tuple[str, str]:
@@ -254,7 +264,7 @@ class _Builder:
                 base = doc_id(epic, int(m[1]), int(m[2]))
                 group = ("epic", epic, int(m[1]))
             else:
-                section = key(tl.section) if sections else ""
+                section = key(tl.section) if sections and tl.section else ""  # a line whose tag names no work has no section
                 base = f"{author_key}.{work_key}-" + (f"{section}-" if section else "") + locus_key(tl.locus)
                 group = ("tess", stem, section)
             units = phrases(tl.text) if not (epic and m) and word_count(tl.text) > LONG_LINE_WORDS else [tl.text]

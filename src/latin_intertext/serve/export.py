@@ -14,6 +14,7 @@ import csv
 import io
 from typing import Sequence
 
+from latin_intertext import latin
 from latin_intertext.serve.explain import MatchedWord
 from latin_intertext.serve.searcher import Hit
 
@@ -23,7 +24,7 @@ CSV_COLUMNS = ("rank", "score", "id", "author", "work", "locus", "text", "shared
 def shared_words(matches: Sequence[MatchedWord]) -> str:
     """Each match as ``lemma (kind): query forms ~ line forms``, a function word marked weak; ``; `` between them."""
     return "; ".join(
-        f"{m.lemma} ({m.kind}{', weak' if m.weak else ''}): {' '.join(w.form for w in m.query)} ~ {' '.join(w.form for w in m.line)}" for m in matches
+        f"{latin.display_lemma(m.lemma)} ({m.kind}{', weak' if m.weak else ''}): {' '.join(w.form for w in m.query)} ~ {' '.join(w.form for w in m.line)}" for m in matches
     )
 
 

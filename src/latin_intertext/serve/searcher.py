@@ -415,10 +415,15 @@ class Searcher:
         return best
 
     def weak_passage_note(self, text: str) -> str | None:
-        """What the hits of a passage made only of function words (*et in cum non*) can share: nothing but those."""
+        """What the hits of a passage made only of function words (*et in cum non*) can share: nothing but those; and
+        of a passage most of whose words are no Latin (English, say): only forms that look alike by chance."""
         lemmas = {t.lemma for t in latin.tokenize(text, self.retriever.names)}
         if lemmas and lemmas <= latin.FUNCTION_LEMMAS:
             return f"Every word of the passage is a function word ({', '.join(sorted(lemmas))}): its hits share only those, which allude to nothing alone."
+        small, unknown = latin.unknown_words(text)
+        if len(unknown) >= 2 and 2 * len(unknown) >= len(small):
+            shown = ", ".join(dict.fromkeys(unknown[:8]))
+            return f"{len(unknown)} of the passage's {len(small)} words in small letters are no Latin word the lexicon knows ({shown}): is it Latin? Its hits share only forms that look alike."
         return None
 
     def no_hits_note(self, text: str = "") -> str:

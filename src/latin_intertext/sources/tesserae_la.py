@@ -230,12 +230,26 @@ def _lemma_lines(root: Path, files: list[SourceFile], report: CorpusReport, on_f
             on_file(entry.local_path)
 
 
+def _cache_prefix() -> str:
+    """The name every lemma cache of this code and lemmatiser starts with; a cache named otherwise is stale."""
+    return f"lemmas-v{CACHE_VERSION}-l{latin.LEMMATISER_VERSION}-"
+
+
 def _cache_path(files: list[SourceFile], limit_files: int | None) -> Path:
     digest = hashlib.sha256()
     digest.update(f"v{CACHE_VERSION}|lemmatiser {latin.LEMMATISER_VERSION}|{limit_files}|".encode())
     for f in files:
         digest.update(f.sha256.encode())
-    return data_home() / COLLECTION / f"lemmas-{digest.hexdigest()[:16]}.npz"
+    return data_home() / COLLECTION / f"{_cache_prefix()}{digest.hexdigest()[:16]}.npz"
+
+
+def drop_stale_caches(folder: Path) -> list[Path]:
+    """Remove the lemma caches (and the word-vector text beside each) of other lemmatisers or cache versions: about
+    100 MB each, never read again once the lemmatiser has moved on. Returns what was removed."""
+    stale = [p for p in folder.glob("lemmas-*") if p.suffix in (".npz", ".txt") and not p.name.startswith(_cache_prefix())]
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return stale
 
 
 def lemmatised_corpus(
@@ -269,6 +283,7 @@ def lemmatised_corpus(
             fh, vocab=np.asarray(corpus.vocab, dtype=str), ids=corpus.ids, offsets=corpus.offsets,
             meta=np.asarray(json.dumps(report.to_dict())),
         )
+    drop_stale_caches(path.parent)
     return corpus
 
 
