@@ -180,7 +180,7 @@ def search_command(
 def index_tesserae_command(
     sources: SourcesOpt = None,
 ) -> None:
-    """Build the search index of all 613 Tesserae-la texts (a few minutes) and cache it under the indexes folder."""
+    """Build the search index of all 613 Tesserae-la texts (about 8 minutes on two cores) and cache it under the indexes folder."""
     from latin_intertext.serve.searcher import build_tesserae_index
     from latin_intertext.sources.tesserae_la import not_in_snapshot_notes
 

@@ -171,7 +171,7 @@ def load_index(folder: Path) -> tuple[Corpus, SparseLemmaBM25, IndexMeta]:
     folder = Path(folder).expanduser()
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
-        raise LatinIntertextError(f"No Tesserae-la index at {folder}. Build it once with `latin-intertext index-tesserae` (a few minutes), then search again.")
+        raise LatinIntertextError(f"No Tesserae-la index at {folder}. Build it once with `latin-intertext index-tesserae` (about 8 minutes on two cores), then search again.")
     try:
         raw = json.loads(meta_path.read_text())
         version = raw.get("version")
