@@ -947,3 +947,26 @@ def test_a_model_fitted_on_one_corpus_searches_another_as_if_indexed_there(fitte
     assert set(run["q7"]) <= {d.id for d in other} and next(iter(run["q7"])) == "hymni-1-5"  # the planted parallel, first
     with pytest.raises(LatinIntertextError, match="Cannot use a model of features"):
         small_ranker(drop_families=("sound",)).index(other).use_model_of(fitted)
+
+
+def test_the_fitted_model_does_not_depend_on_the_order_of_the_works_in_the_corpus(corpus, bench):
+    """Training saw each query's candidates in corpus order: negatives were sampled, and lambdarank ranked tied scores,
+    row by row, so the work listed first (Vergil, in the benchmark) came first; now the rows come in text order."""
+    works = list(dict.fromkeys(work for _author, work, _text in LINES))
+    reordered = make_corpus([line for work in reversed(works) for line in LINES if line[1] == work])
+    assert [d.id for d in reordered] != [d.id for d in corpus] and sorted(d.id for d in reordered) == sorted(d.id for d in corpus)
+    plain = small_ranker().index(corpus).fit(bench.subset(TRAIN))
+    other = small_ranker().index(reordered).fit(Benchmark(reordered, bench.queries, bench.qrels).subset(TRAIN))
+    cand = plain._features(QUERIES["q1"][0])[0]
+    assert list(plain.text_order[cand]) == sorted(plain.text_order[cand])  # the rows' order: the texts' checksums
+    assert plain.search(texts(), k=5) == other.search(texts(), k=5)
+
+
+def test_a_learning_curve_s_pace_is_extrapolated_to_the_targets_in_doublings_and_queries():
+    from latin_intertext.evaluate.ranker_report import extrapolate
+
+    curve = [{"training_queries": 100, "ndcg_at_10": 0.30}, {"training_queries": 200, "ndcg_at_10": 0.35}, {"training_queries": 400, "ndcg_at_10": 0.40}]
+    e = extrapolate(curve, "ndcg_at_10", 0.45)
+    assert (round(e.per_doubling, 6), round(e.doublings, 6), round(e.queries)) == (0.05, 1.0, 800)
+    flat = extrapolate([{**curve[0], "ndcg_at_10": 0.4}, curve[-1]], "ndcg_at_10", 0.45)
+    assert flat.per_doubling == 0 and flat.doublings is None and flat.queries is None  # a flat curve reaches nothing

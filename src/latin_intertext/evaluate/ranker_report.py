@@ -4,6 +4,7 @@ best baseline, all under the same grouped folds; as JSON, Markdown and a chart."
 
 from __future__ import annotations
 
+import math
 import textwrap
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -201,6 +202,8 @@ def to_markdown(report: RankerReport) -> str:
         for row in report.learning_curve:
             spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
             lines.append(f"| {row['training_queries']:.0f} | {row['share']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
+        paces = "; ".join(_pace_text(m, target, extrapolate(report.learning_curve, m, target)) for m, target in TARGETS.items())
+        lines += ["", f"At the pace from the fewest training queries to all of them, per doubling of the queries: {paces}."]
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report.best_baseline}`, of {', '.join(f'`{n}`' for n in report.baselines)} (10,000 resamples):", ""]
     lines += paired_tests_markdown(report.paired_tests, "evidence-ranker")
     lines += skipped_markdown(report.skipped)
@@ -227,6 +230,38 @@ def _nested_markdown(nested: dict, baseline: str) -> list[str]:
 
 
 TARGETS = {"ndcg_at_10": 0.45, "recall_at_100": 0.85}  # the project's goals for the ranker (issue 4)
+
+
+@dataclass(frozen=True)
+class Extrapolation:
+    """Where a learning curve's pace, kept up, would take a metric: a straight line in the log of the queries."""
+
+    per_doubling: float
+    doublings: float | None  # more doublings of all the training queries to reach the target (None: the pace never does)
+    queries: float | None
+
+
+def extrapolate(curve: list[dict], metric: str, target: float) -> Extrapolation:
+    """The pace of ``metric`` from the curve's first point to its last (all the training queries), per doubling of
+    the queries, and how many more doublings (and queries) that pace would need to reach ``target``."""
+    first, last = curve[0], curve[-1]
+    pace = (last[metric] - first[metric]) / math.log2(last["training_queries"] / first["training_queries"])
+    if pace <= 0 or last[metric] >= target:
+        return Extrapolation(pace, None, None)
+    doublings = (target - last[metric]) / pace
+    return Extrapolation(pace, doublings, last["training_queries"] * 2**doublings)
+
+
+def _pace_text(metric: str, target: float, e: Extrapolation) -> str:
+    name = dict(PLOTTED)[metric]
+    if e.doublings is None:
+        return f"{name} {e.per_doubling:+.4f}, which never reaches {target}"
+    return f"{name} {e.per_doubling:+.4f}, which would reach {target} after {e.doublings:.1f} more doublings (some {_about(e.queries)} queries)"
+
+
+def _about(n: float) -> str:
+    """A count rounded to two significant figures: a pace kept up is no precise forecast."""
+    return f"{round(n, 2 - len(str(int(n)))):,.0f}" if n >= 100 else f"{n:.0f}"
 PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
 
 

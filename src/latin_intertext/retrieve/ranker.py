@@ -198,7 +198,10 @@ class EvidenceRanker(LearnedRetriever):
         return names + ([AUTHOR_FEATURE] if self.author_prior else []) + list(self.extra_features)
 
     def candidates(self, dense: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
-        """Stage 1: the union of each channel's top lines and the neighbours of the best of them."""
+        """Stage 1: the union of each channel's top lines and the neighbours of the best of them, in the order of a
+        checksum of their text (``text_order``). Training sees them in this order (negatives are sampled, and
+        lambdarank ranks tied scores, row by row): in corpus order, the first author in the corpus (Vergil, in the
+        benchmark) came first in every tie, and the order alone moved a fold's nDCG@10 by up to 0.008."""
         col = {name: dense[:, i] for i, name in enumerate(DENSE_FEATURES)}
         first = first_stage_score(dense) if first is None else first
         order = self.text_order
@@ -207,7 +210,8 @@ class EvidenceRanker(LearnedRetriever):
         best = _top(first, self.n_neighbour_seeds, order)
         picks += [self._lines.prev[best], self._lines.next[best]]
         cand = np.unique(np.concatenate(picks))
-        return cand[cand >= 0]
+        cand = cand[cand >= 0]
+        return cand[np.argsort(order[cand], kind="stable")]
 
     def _features(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         """Candidate line indexes and their full feature matrix (cached per query text; no labels involved)."""
