@@ -17,7 +17,7 @@ from latin_intertext.cli.options import RETRIEVERS_HELP, DatasetOpt, ResamplesOp
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
-from latin_intertext.evaluate.metrics import HEADLINE, METRICS, MTEB_DEPTH, Evaluation, deeper_than
+from latin_intertext.evaluate.metrics import HEADLINE, METRICS, MTEB_DEPTH, Evaluation
 from latin_intertext.evaluate.report import RunReport, build_report, plot_breakdown, run_notes
 from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, unlisted_queries, write_trec_run
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p
@@ -51,7 +51,7 @@ def warn_missing(evaluation: Evaluation, source: str) -> None:
     and that it is too shallow for some metrics, naming them: they are the figures at its depth, not what they say."""
     if missing := evaluation.missing:
         _warn(f"no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source}; they score 0: {', '.join(missing)}.")
-    if evaluation.depth is not None and (shallow := deeper_than(evaluation.depth)):
+    if shallow := evaluation.deeper_than_run:
         _warn(
             f"{source} lists at most {evaluation.depth:,} documents a query, so {', '.join(METRICS[m].label for m in shallow)} count no deeper than that "
             f"(each equals its figure at {evaluation.depth:,}); MTEB scores runs of {MTEB_DEPTH:,}."

@@ -94,6 +94,11 @@ class Evaluation:
     def n_missing(self) -> int:
         return len(self.missing)
 
+    @property
+    def deeper_than_run(self) -> list[str]:
+        """The metrics this run is too shallow for (:func:`deeper_than`); none where its depth is not known."""
+        return deeper_than(self.depth) if self.depth is not None else []
+
     @cached_property
     def means(self) -> dict[str, float]:
         return {name: float(v.mean()) if len(v) else 0.0 for name, v in self.per_query.items()}

@@ -8,7 +8,7 @@ from pathlib import Path
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.breakdown import per_author, per_span_length
-from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation, deeper_than, evaluate_run
+from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation, evaluate_run
 from latin_intertext.evaluate.runs import OrderWarning
 from latin_intertext.evaluate.cv import span_group_ids
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, Interval, bootstrap_ci, cluster_bootstrap_ci
@@ -63,7 +63,7 @@ def run_notes(evaluation: Evaluation, order_warnings: tuple[OrderWarning, ...] =
     (scored 0) and those whose scores contradict their ranks (ranked by score)."""
     return {
         "run_depth": evaluation.depth,
-        "metrics_deeper_than_run": deeper_than(evaluation.depth) if evaluation.depth is not None else [],
+        "metrics_deeper_than_run": evaluation.deeper_than_run,
         "n_queries_missing_from_run": evaluation.n_missing,
         "queries_missing_from_run": list(evaluation.missing),
         "n_queries_score_order_differs_from_rank": len(order_warnings),
