@@ -75,6 +75,22 @@ def test_span_groups_chain_near_spans_and_separate_far_ones():
     assert span_group_ids(queries, ["q5", "q2", "q1", "x", "y"], MIN_GAP) == [2, 0, 0, -4, -5]
 
 
+def test_span_groups_never_chain_lines_of_different_books():
+    """Line numbers restart in each book: book 2's line 3 is no neighbour of book 1's line 2, and a fold's range
+    names its books."""
+
+    def q(i, book, start, end):
+        return Query(f"q{i}", "text", book, start, end, "[]", 1)
+
+    queries = [q(1, 2, 3, 3), q(2, 1, 1, 2), q(3, 1, 30, 30), q(4, 2, 40, 41)]
+    assert [[x.id for x in g] for g in span_groups(queries, MIN_GAP)] == [["q2"], ["q3"], ["q1"], ["q4"]]
+    folds = grouped_folds(queries, 2)
+    assert [f.describe() for f in folds] == ["fold 0: VF 1.1-30 (2 queries)", "fold 1: VF 2.3-41 (2 queries)"]
+    across = grouped_folds(queries, 1)[0]
+    assert across.describe() == "fold 0: VF 1.1-2.41 (4 queries)"
+    assert (across.book_start, across.line_start, across.book_end, across.line_end) == (1, 1, 2, 41)
+
+
 def test_folds_are_of_near_equal_size(benchmark, folds):
     """A fold closes before a span group that would overshoot its share by more than stopping short would fall short:
     on the benchmark, the folds the README lists (without that rule the second would hold 130 queries)."""

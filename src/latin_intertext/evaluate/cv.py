@@ -22,22 +22,26 @@ class Fold:
     test_ids: tuple[str, ...]
     line_start: int
     line_end: int
+    book_start: int = 1
+    book_end: int = 1
 
     def describe(self) -> str:
-        return f"fold {self.index}: VF 1.{self.line_start}-{self.line_end} ({len(self.test_ids)} queries)"
+        end = str(self.line_end) if self.book_end == self.book_start else f"{self.book_end}.{self.line_end}"
+        return f"fold {self.index}: VF {self.book_start}.{self.line_start}-{end} ({len(self.test_ids)} queries)"
 
 
 def span_groups(queries: list[Query], min_gap: int = 3) -> list[list[Query]]:
-    """Chain queries whose spans come within ``min_gap`` lines of each other, in line order."""
+    """Chain queries whose spans come within ``min_gap`` lines of each other in the same book, in book and line
+    order (line 5 of book 2 is no neighbour of line 5 of book 1)."""
     groups: list[list[Query]] = []
-    reach = None
-    for q in sorted(queries, key=lambda q: (q.line_start, q.line_end, q.id)):
-        if reach is not None and q.line_start - reach <= min_gap:
+    reach = None  # (book, last line) of the current group
+    for q in sorted(queries, key=lambda q: (q.vf_book, q.line_start, q.line_end, q.id)):
+        if reach is not None and q.vf_book == reach[0] and q.line_start - reach[1] <= min_gap:
             groups[-1].append(q)
-            reach = max(reach, q.line_end)
+            reach = (q.vf_book, max(reach[1], q.line_end))
         else:
             groups.append([q])
-            reach = q.line_end
+            reach = (q.vf_book, q.line_end)
     return groups
 
 
@@ -86,10 +90,21 @@ def grouped_folds(queries: list[Query], n_folds: int = 5, min_gap: int = 3) -> l
             remaining -= len(current)
             current = []
     folds.append(current)
-    return [
-        Fold(i, tuple(q.id for q in block), min(q.line_start for q in block), max(q.line_end for q in block))
-        for i, block in enumerate(folds)
-    ]
+    return [_fold(i, block) for i, block in enumerate(folds)]
+
+
+def _fold(index: int, block: list[Query]) -> Fold:
+    """A fold of a block of span groups in book and line order: its range runs from its first query's start to the
+    furthest end in its last book."""
+    last_book = block[-1].vf_book
+    return Fold(
+        index,
+        tuple(q.id for q in block),
+        block[0].line_start,
+        max(q.line_end for q in block if q.vf_book == last_book),
+        block[0].vf_book,
+        last_book,
+    )
 
 
 def cross_validate(
