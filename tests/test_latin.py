@@ -768,6 +768,18 @@ def test_an_accent_with_no_precomposed_letter_stays_inside_its_word():
     assert latin.lemmas("a\u0304\u0301rma viru\u0301mque") == ["arma", "uir"]
 
 
+def test_full_width_characters_are_read_as_ascii_one_for_one():
+    """*ａｒｍａ ｖｉｒｕｍｑｕｅ* typed on a full-width keyboard is *arma virumque*, as Unicode NFKC reads it, and every
+    character keeps its offset (so the matched words are highlighted where they were typed)."""
+    import unicodedata
+
+    typed = "ａｒｍａ ｖｉｒｕｍｑｕｅ　ｃａｎｏ，Ｔｒｏｉａｅ"
+    assert latin.composed(typed) == unicodedata.normalize("NFKC", typed) == "arma virumque cano,Troiae"
+    assert len(latin.composed(typed)) == len(typed)
+    assert latin.lemmas(latin.composed(typed)) == latin.lemmas("arma virumque cano, Troiae")
+    assert latin.composed("ａｒｍａ ā́rma") == "arma " + unicodedata.normalize("NFC", "ā́rma")  # and accents still composed
+
+
 def test_mis_decoded_punctuation_is_not_part_of_a_word():
     """An em dash read as Latin-1 (as some Tesserae texts carry it) separates words like the dash it was."""
     assert [w for w, _, _ in latin.words("arma\u00e2\u0080\u0094virum")] == ["arma", "virum"]

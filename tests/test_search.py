@@ -526,6 +526,14 @@ def test_accents_typed_as_combining_marks_are_read_as_the_same_passage(searcher)
     assert all(shown[w.start : w.end] == w.form for h in hits for m in h.matches for w in m.query)
 
 
+def test_a_passage_typed_in_full_width_characters_finds_what_its_ascii_finds(searcher):
+    typed = "ａｒｍａ ｖｉｒｕｍｑｕｅ ｃａｎｏ"
+    hits = searcher.search(typed, k=5)
+    assert [(h.id, h.matches) for h in hits] == [(h.id, h.matches) for h in searcher.search("arma virumque cano", k=5)]
+    assert hits and [h.id for h in hits] == [h.id for h in searcher.search(typed.upper(), k=5)]  # not the hits of no words
+    assert {m.lemma for m in hits[0].matches} & {"arma", "uir", "cano"}
+
+
 def test_a_benchmark_search_reads_a_name_opening_the_passage_and_the_line_as_the_name(searcher):
     """Aen. 10.85 *Aeneas ignarus abest*: Aeneas opens both, and the epics write it with a capital inside their
     sentences, so the match is shown as *aeneas*, not *aeneus* ("of bronze"); scoring is unchanged."""

@@ -203,10 +203,16 @@ def strip_diacritics(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_LIGATURES)
 
 
+# Full-width letters, digits and punctuation (ａｒｍａ, as an East Asian keyboard types them) and the ideographic space, as
+# their ASCII characters: one character for one, so every offset stays where it was (Unicode NFKC's mapping of them).
+_FULL_WIDTH = str.maketrans({0x3000: " ", **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}})
+
+
 def composed(text: str) -> str:
     """``text`` with accents typed as combining marks joined to their letters (Unicode NFC), so that *ú* typed as
-    u and a combining acute stays inside its word; a passage is read and shown in this form."""
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
+    u and a combining acute stays inside its word, and with full-width characters as ASCII (*ａｒｍａ*: *arma*); a
+    passage is read and shown in this form."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text.translate(_FULL_WIDTH))
 
 
 def fold(text: str) -> str:
