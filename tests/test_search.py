@@ -167,6 +167,8 @@ def test_own_tess_files_with_loci_duplicates_and_bom():
     assert ids[:2] == ["lucretius.sample-1-1", "lucretius.sample-1-2"]
     assert "lucretius.sample-pr-1" in ids and "lucretius.sample-1-5~2" in ids  # duplicate kept, renamed, reported
     assert s.corpus.report.duplicates and "lucretius.sample-1-5~2" in s.corpus.report.duplicates[0]
+    loci = dict(zip(ids, s.corpus.loci))  # two hits never show one citation: the repeated one says which it is
+    assert (loci["lucretius.sample-1-5"], loci["lucretius.sample-1-5~2"]) == ("1.5", "1.5 (2nd so cited)")
     assert s.corpus.report.blank == [f"{LUCRETIUS}:6: blank line"]
     hits = s.search("Aeneadum genetrix alma Venus", k=3)
     assert hits[0].id == "lucretius.sample-1-1" or hits[0].id == "lucretius.sample-1-2"
@@ -683,6 +685,7 @@ def test_a_prose_section_is_searched_as_its_phrases(tmp_path, monkeypatch, capsy
     assert ids[6:] == [f"cicero.officia-2-69~2.p{k}" for k in range(1, 6)]  # the duplicate citation's phrases, renamed as its line
     assert [d.text for d in corpus.lines[:5]] == latin.phrases(long) and corpus.lines[3].text == "Honesta oratio est;"
     assert corpus.loci[:2] == ["2.69, phrase 1", "2.69, phrase 2"] and corpus.loci[5] == "2.70"
+    assert corpus.loci[6] == "2.69 (2nd so cited), phrase 1"
     assert all(d.tess_index == "<cic. off. 2.69>" for d in corpus.lines[:5])
     report = corpus.report.counts()
     assert (report["lines"], report["long_lines"], report["phrases"]) == (3, 2, 10)
@@ -842,3 +845,10 @@ def test_a_roman_numeral_in_a_file_name_is_shown_in_capitals_and_a_latin_word_is
     assert display_name("carmina_de_ludovico_ii") == "Carmina De Ludovico II" and display_name("de_xii_caesaribus") == "De XII Caesaribus"
     assert display_name("quod_idola_dii_non_sint") == "Quod Idola Dii Non Sint" and display_name("pro_c_rabirio_postumo") == "Pro C Rabirio Postumo"
     assert display_name("bellum_civile") == "Bellum Civile"
+
+
+@pytest.mark.parametrize("nth, label", [(1, ""), (2, " (2nd so cited)"), (3, " (3rd so cited)"), (4, " (4th so cited)"), (11, " (11th so cited)"), (21, " (21st so cited)"), (112, " (112th so cited)")])
+def test_a_repeated_citation_is_labelled_by_its_place(nth, label):
+    from latin_intertext.serve.corpora import repeated_citation
+
+    assert repeated_citation(nth) == label

@@ -222,13 +222,14 @@ class _Builder:
         self.taken: set[str] = set()
         self.report = IndexReport()
 
-    def unique(self, base: str) -> str:
+    def unique(self, base: str) -> tuple[str, int]:
+        """``base``, or ``base~N`` for the N-th line of that citation (N = 2, 3, ...), and N."""
         doc_id, n = base, 1
         while doc_id in self.taken:
             n += 1
             doc_id = f"{base}~{n}"
         self.taken.add(doc_id)
-        return doc_id
+        return doc_id, n
 
     def add(self, line: CorpusLine, locus: str, author_key: str, group: tuple, phrase: int = 0) -> None:
         self.lines.append(line)
@@ -273,9 +274,9 @@ class _Builder:
                 self.report.phrases += len(units)
             nums = [int(n) for n in re.findall(r"\d+", tl.locus)]
             book, line_no = (int(m[1]), int(m[2])) if m else (nums[0] if len(nums) > 1 else 0, nums[-1] if nums else 0)
-            line_id = self.unique(base)  # a line's id, whole or cut: a duplicate's ~N is the same either way
+            line_id, nth = self.unique(base)  # a line's id, whole or cut: a duplicate's ~N is the same either way
             whole = len(units) == 1
-            locus = " ".join(filter(None, [shown_sections.get(tl.section), tl.locus]))
+            locus = " ".join(filter(None, [shown_sections.get(tl.section), tl.locus])) + repeated_citation(nth)
             for k, unit in enumerate(units, start=1):
                 line = CorpusLine(line_id if whole else f"{line_id}.p{k}", unit, author, work, book, line_no, tl.tess_index)
                 self.add(line, locus if whole else f"{locus}, phrase {k}", epic or author_key, group, 0 if whole else k)
@@ -295,6 +296,15 @@ class _Builder:
             self.author_names,
             self.phrase_of,
         )
+
+
+def repeated_citation(nth: int) -> str:
+    """What tells the N-th line a file cites by the same locus from the first (its id ends in ``~N``), so that two
+    hits never show one citation: "" for the first, " (2nd so cited)" for the second."""
+    if nth == 1:
+        return ""
+    suffix = "th" if 10 <= nth % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(nth % 10, "th")
+    return f" ({nth}{suffix} so cited)"
 
 
 def _distinct_parts(sections: set[str]) -> dict[str, str]:

@@ -23,7 +23,7 @@ from latin_intertext.paths import indexes_dir
 from latin_intertext.retrieve.bm25 import BM25
 from latin_intertext.serve.corpora import Corpus
 
-INDEX_VERSION = 10  # 2: pinned files only; blank lines listed, unpinned files reported; 3: names read at line openings; 4: long lines searched as their phrases; 5: phrases of over 40 words cut after commas, none cut inside brackets; 6: a duplicate citation is one whose section repeats too, and a file of several works cites by section; 7: lemmatiser 8, lines run together read as two; 8: a line's length counted in words, not in tokens between spaces; 9: bm25s's own index files; 10: no empty section (`-x-`) in the ids of a file of several work tags
+INDEX_VERSION = 11  # 2: pinned files only; blank lines listed, unpinned files reported; 3: names read at line openings; 4: long lines searched as their phrases; 5: phrases of over 40 words cut after commas, none cut inside brackets; 6: a duplicate citation is one whose section repeats too, and a file of several works cites by section; 7: lemmatiser 8, lines run together read as two; 8: a line's length counted in words, not in tokens between spaces; 9: bm25s's own index files; 10: no empty section (`-x-`) in the ids of a file of several work tags; 11: a repeated citation's locus says which of its lines it is ("1.5 (2nd so cited)")
 SPARSE_RETRIEVER = "bm25-lemma-sparse"
 FORM_BONUS = 0.25  # how much more a line scores per query word it writes in the query's own form, times the lemma's idf
 FORM_BONUS_DEPTH = 2000  # how many of a search's best lines are checked for the query's own forms
