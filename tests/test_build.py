@@ -13,7 +13,7 @@ import pytest
 from conftest import squash
 from fixtures.build.helpers import block_network, real_copy, run_cli, tamper, tiny_mirror, use_manifest_of  # noqa: F401 (fixtures)
 from latin_intertext.benchmark import CorpusLine
-from latin_intertext.build.dataset import GOLD_FILE, build_benchmark, numbering_gaps, phrases_beyond_spans
+from latin_intertext.build.dataset import GOLD_FILE, beyond_span_summary, build_benchmark, numbering_gaps, phrases_beyond_spans
 from latin_intertext.errors import InputError
 from latin_intertext.sources.gold import AUTHORS, GoldParallel, line_ends
 
@@ -255,7 +255,9 @@ def test_gold_phrases_quoting_words_beyond_their_span_are_found_and_placed():
 
     def beyond(query_phrase, vf_span, result_phrase="arma", target=(1, 1)):
         parallel = GoldParallel(7, *vf_span, "vergil", 1, *target, query_phrase, result_phrase)
-        return [(f.side, f.span, f.absent, f.found_on, f.where, f.none_held) for f in phrases_beyond_spans([parallel], vf, corpus)]
+        found = phrases_beyond_spans([parallel], vf, corpus)
+        assert all(f.offset is None or f.found_on == (f.offset + vf_span[1] if f.offset > 0 else vf_span[0] + f.offset) for f in found if f.side == "query")
+        return [(f.side, f.span, f.absent, f.found_on, f.where, f.none_held) for f in found]
 
     assert beyond("armis virumque", (1, 1)) == []  # another form of a word the span holds is held
     assert beyond("oris italiam", (2, 2)) == [("query", "VF 1.2", ("italiam",), 3, "the next line", False)]
@@ -265,6 +267,13 @@ def test_gold_phrases_quoting_words_beyond_their_span_are_found_and_placed():
     [(*_, where, _held)] = beyond("attolllens arma", (1, 1))
     assert where.startswith("no line within 5")
     assert beyond("arma", (1, 1), "fato profugus", (2, 2)) == [("result", "Vergil 1.2", ("fato", "profugus"), 3, "the next line", True)]
+    # the summary's buckets, from the places: next line, line before, 2 to 5 lines away (one line or spread), none
+    spans = [("oris italiam", (2, 2)), ("arma cano", (2, 3)), ("oris litora", (2, 2)), ("italiam terris", (1, 1)), ("attolllens arma", (1, 1))]
+    found = [f for phrase, span in spans for f in phrases_beyond_spans([GoldParallel(7, *span, "vergil", 1, 1, 1, phrase, "arma")], vf, corpus)]
+    assert [(f.offset, f.spread) for f in found] == [(1, False), (-1, False), (2, False), (None, True), (None, False)]
+    assert beyond_span_summary(found, "query") == (
+        "5 query phrases (2 sharing no word with their span); the missing words stand on lines 2 to 5 away (2), "
+        "on the next line (1), on the line before (1), on no line within 5 (1)")
 
 
 def test_the_real_gold_phrases_beyond_their_span_are_reported(benchmark, report, dataset_dir):
@@ -273,7 +282,7 @@ def test_the_real_gold_phrases_beyond_their_span_are_reported(benchmark, report,
     assert (len(result), sum(r["none_held"] for r in result), sum(r["where"] == "the next line" for r in result)) == (90, 22, 84)
     assert len(rows) - len(result) == 107
     # The gold's Vergil 8.85 quotes two words of the next line only; the qrels mark 8.85, as the card's method says.
-    nocte = {"csv_line": 156, "side": "result", "span": "Vergil 8.85", "phrase": "nocte tumentem", "absent": ["nocte", "tumentem"], "found_on": 86, "where": "the next line", "none_held": True}
+    nocte = {"csv_line": 156, "side": "result", "span": "Vergil 8.85", "phrase": "nocte tumentem", "absent": ["nocte", "tumentem"], "found_on": 86, "where": "the next line", "none_held": True, "offset": 1, "spread": False}
     assert nocte in rows
     text = {n: benchmark.corpus[benchmark.doc_index[f"vergil-8-{n}"]].text.lower() for n in (85, 86)}
     assert "nocte" not in text[85] and "tumentem" not in text[85] and "nocte" in text[86] and "tumentem" in text[86]

@@ -132,6 +132,8 @@ class PhraseBeyondSpan:
     found_on: int | None  # the nearest line within NEAR of the span holding them all
     where: str  # "the next line", "2 lines before", "spread over the lines within 5", or "no line within 5 (...)"
     none_held: bool  # the span holds none of the phrase's words
+    offset: int | None  # found_on's place: lines after the span's end (+) or before its start (-); None if no line holds them
+    spread: bool  # no one line within NEAR holds them, those lines together do
 
     def __str__(self) -> str:
         return f"gold CSV line {self.csv_line}: {self.span} {self.phrase!r} ({', '.join(self.absent)}: {self.where})"
@@ -160,13 +162,15 @@ def _beyond(csv_line: int, side: str, span: str, phrase: str, lines: Callable[[i
 
     offsets = [o for d in range(1, NEAR + 1) for o in (d, -d)]
     holder = next((o for o in offsets if not latin.words_absent(missing, lines(line_at(o)))), None)
+    spread = holder is None and not latin.words_absent(missing, " ".join(lines(n) for n in [*range(start - NEAR, start), *range(end + 1, end + NEAR + 1)]))
     if holder is not None:
-        found_on, where = line_at(holder), _placed(holder)
-    elif not latin.words_absent(missing, " ".join(lines(n) for n in [*range(start - NEAR, start), *range(end + 1, end + NEAR + 1)])):
-        found_on, where = None, f"spread over the lines within {NEAR}"
+        where = _placed(holder)
+    elif spread:
+        where = f"spread over the lines within {NEAR}"
     else:
-        found_on, where = None, f"no line within {NEAR} (another edition's reading, a misspelling, or farther)"
-    return PhraseBeyondSpan(csv_line, side, span, phrase, tuple(absent), found_on, where, len(absent) == len(latin.tokenize(phrase)))
+        where = f"no line within {NEAR} (another edition's reading, a misspelling, or farther)"
+    found_on = None if holder is None else line_at(holder)
+    return PhraseBeyondSpan(csv_line, side, span, phrase, tuple(absent), found_on, where, len(absent) == len(latin.tokenize(phrase)), holder, spread)
 
 
 def phrases_beyond_spans(parallels: list[GoldParallel], vf_lines: dict[int, str], corpus: list[CorpusLine]) -> list[PhraseBeyondSpan]:
@@ -182,9 +186,10 @@ def phrases_beyond_spans(parallels: list[GoldParallel], vf_lines: dict[int, str]
 
 
 def _nearness(found: PhraseBeyondSpan) -> str:
-    if found.where in ("the next line", "the line before"):
-        return f"on {found.where}"
-    return f"on lines 2 to {NEAR} away" if found.found_on or found.where.startswith("spread") else f"on no line within {NEAR}"
+    """The summary's bucket: the next line, the line before, lines 2 to NEAR away (one of them or spread), or none."""
+    if found.offset in (1, -1):
+        return f"on {_placed(found.offset)}"
+    return f"on lines 2 to {NEAR} away" if found.offset is not None or found.spread else f"on no line within {NEAR}"
 
 
 def beyond_span_summary(found: list[PhraseBeyondSpan], side: str) -> str:
