@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 26
+LEMMATISER_VERSION = 27
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -115,6 +115,7 @@ _CLASSICAL_SPELLINGS = tuple(
         ("^maxum", "maxim"), ("^optum", "optim"), ("^proxum", "proxim"), ("^lubid", "libid"),
         ("^([uv])ost(?=r)", r"\1est"),
         *((f"^([uv]){older}(?={following})", rf"\1{later}") for older, later, following in _OLDER_VOWEL_RULES),
+        ("^(?!quom)(.+[uv])om" + _ENCLITIC_END, r"\1um"),  # the older -om after u (*divom*, *aevom*, *equom*: -um; *quom* is *cum*)
     )
 )
 # The older vowel after consonantal u inside a word (*advorsus*, *Mavors*), which editions keep or modernise: a lemma is
@@ -152,7 +153,7 @@ VERSE_READINGS = {
     "patria": "patria", "nudo": "nudus", "leni": "lenis", "exta": "extum",
     "cuncto": "cunctus", "fidas": "fidus", "arto": "artus", "ferimus": "fero",
     "minore": "paruus", "minorem": "paruus", "minori": "paruus", "minoribus": "paruus", "minoris": "paruus",
-    "uetustas": "uetustas",
+    "uetustas": "uetustas", "ora": "os",
 }
 # Forms of an adjective that neither lexicon reads as the adjective, though simplemma files its other forms under it
 # (*summo*, *summi*, *summum*: *summus*; *ima*, *imis*: *imus*): *summa*, *summam* and *summas* were the noun *summa*
@@ -166,10 +167,12 @@ NAME_READINGS = {
     "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
     "furias": "furia", "furiis": "furia",
 }
-# Homographs that simplemma and Whitaker's Words file under one headword though they are two verbs: the forms of
-# *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), so each sense gets its own
-# lemma, told by the form's stem (the first-person *uolo* stays with the commoner *uelle*).
-_SENSES = {"uolo": (re.compile(r"^uola"), "uolare")}
+# Homographs that simplemma and Whitaker's Words file under one headword though they are two words: the forms of
+# *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
+# "bone" under *os* with those of *os, oris* "mouth" (*ossa* beside *ore*), so each sense gets its own lemma, told by
+# the form's stem (the first-person *uolo* stays with the commoner *uelle*, the bare *os* with the commoner mouth; the
+# bone takes *ossum*, its older headword, which Words also gives *ossa*).
+_SENSES = {"uolo": (re.compile(r"^uola"), "uolare"), "os": (re.compile(r"^oss"), "ossum")}
 # *hic* with the deictic -ce and the question's -ne (*hocine*, *hascine*): no lexicon knows them, and -ne leaves no word.
 DEICTIC_QUESTIONS = dict.fromkeys("hicine haecine hocine hacine hancine huncine hunccine hascine hiscine hoscine".split(), "hic")
 _LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | PARADIGM_READINGS | NAME_READINGS | DEICTIC_QUESTIONS
