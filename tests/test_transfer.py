@@ -44,6 +44,16 @@ def test_a_line_cited_from_passages_of_two_folds_is_left_out_and_listed():
     assert set(task.queries) == set(task.qrels) == set(task.fold_of) == {"poeta-1-2", "poeta-1-3"}
 
 
+def test_a_line_cited_from_two_span_groups_of_one_fold_merges_their_clusters():
+    """VF 1.10 and 1.30 are two span groups; a line both cite ties their results, so every reversed query of either
+    group falls in one cluster of the span-group statistics, and a line cited from 1.1-2 alone keeps its own."""
+    bench = small_bench({"vf-1-1-2": {"poeta-1-1": 1}, "vf-1-10-10": {"poeta-1-2": 1}, "vf-1-30-30": {"poeta-1-2": 1, "poeta-1-3": 1}})
+    task = reversed_task(bench, FOLDS, VF)
+    assert task.cluster_of["poeta-1-2"] == task.cluster_of["poeta-1-3"] != task.cluster_of["poeta-1-1"]
+    apart = reversed_task(small_bench({"vf-1-1-2": {"poeta-1-1": 1}, "vf-1-10-10": {"poeta-1-2": 1}, "vf-1-30-30": {"poeta-1-3": 1}}), FOLDS, VF)
+    assert len(set(apart.cluster_of.values())) == 3  # no line links them: three groups, three clusters
+
+
 def test_a_passage_whose_lines_the_searched_text_lacks_is_an_error_naming_it():
     bench = small_bench({"vf-1-1-2": {"poeta-1-1": 1}, "vf-1-10-10": {}, "vf-1-30-30": {}})
     with pytest.raises(LatinIntertextError, match=r"vf-1-1-2: lines 1\.2 are not in the searched text"):
@@ -69,6 +79,11 @@ def test_the_real_gold_read_backwards(benchmark, real_task):
     fold_of = {q: f.index for f in folds for q in f.test_ids}
     for cited_line, fold in task.fold_of.items():  # every passage citing it sits in its fold
         assert {fold_of[q] for q, docs in benchmark.qrels.items() if docs.get(cited_line, 0) > 0} == {fold}
+    # six cited lines link two span groups of their fold, chained in two places (Aen. 10.693 links groups 15 and 16,
+    # Aen. 2.596 groups 16 and 19): the 43 groups with a reversed query make 37 clusters
+    assert task.cluster_of["vergil-10-693"] == task.cluster_of["vergil-2-596"] != task.cluster_of["vergil-6-196"]
+    assert task.cluster_of["vergil-6-401"] == task.cluster_of["vergil-6-264"]
+    assert len(set(task.cluster_of.values())) == 37
 
 
 def test_the_ranker_fitted_on_the_benchmark_beats_bm25_lemma_on_the_reversed_queries(benchmark, real_task):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Callable, Sequence
 
-from latin_intertext.benchmark import Benchmark, CorpusLine, Qrels, Run
+from latin_intertext.benchmark import Benchmark, CorpusLine, Qrels, Query, Run
 from latin_intertext.evaluate.ablation import REPORTED
 from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, test_json
 from latin_intertext.evaluate.cv import Fold, grouped_folds, span_group_ids, training_ids
@@ -38,7 +38,7 @@ class ReversedTask:
     queries: dict[str, str]  # cited epic line id -> its text
     qrels: Qrels  # cited epic line id -> the lines of every passage that cites it
     fold_of: dict[str, int]
-    cluster_of: dict[str, int]  # the span group of the passages that cite it: the clusters of the paired tests
+    cluster_of: dict[str, int]  # the span groups of the passages that cite it, merged where a line links two: the clusters of the paired tests
     left_out: list[str]  # epic lines cited from passages of two folds: in training and test both, so not scored
 
     def fold_queries(self, fold: int) -> dict[str, str]:
@@ -53,7 +53,7 @@ def reversed_task(bench: Benchmark, folds: Sequence[Fold], corpus: Sequence[Corp
     fold_of_passage = {q: fold.index for fold in folds for q in fold.test_ids}
     qrels: dict[str, dict[str, int]] = {}
     folds_of: dict[str, set[int]] = {}
-    citing: dict[str, str] = {}
+    citing: dict[str, set[str]] = {}
     for passage_id, docs in sorted(bench.qrels.items()):
         passage = passages[passage_id]
         lines = [f"{book}.{n}" for n in range(passage.line_start, passage.line_end + 1)]
@@ -63,15 +63,33 @@ def reversed_task(bench: Benchmark, folds: Sequence[Fold], corpus: Sequence[Corp
             if grade > 0:
                 qrels.setdefault(doc, {}).update({by_locus[locus]: 1 for locus in lines})
                 folds_of.setdefault(doc, set()).add(fold_of_passage[passage_id])
-                citing.setdefault(doc, passage_id)
+                citing.setdefault(doc, set()).add(passage_id)
     left_out = sorted(doc for doc, seen in folds_of.items() if len(seen) > 1)
     kept = sorted(set(qrels) - set(left_out))
     texts = {d.id: d.text for d in bench.corpus}
-    clusters = dict(zip(kept, span_group_ids(bench.queries, [citing[doc] for doc in kept])))
+    clusters = linked_span_groups(bench.queries, {doc: citing[doc] for doc in kept})
     return ReversedTask(
         list(corpus), {doc: texts[doc] for doc in kept}, {doc: qrels[doc] for doc in kept},
         {doc: min(folds_of[doc]) for doc in kept}, clusters, left_out,
     )
+
+
+def linked_span_groups(passages: Sequence[Query], citing: dict[str, set[str]]) -> dict[str, int]:
+    """Each reversed query's cluster for the span-group statistics: the span groups of the passages citing it, merged
+    wherever one line is cited from passages of two groups (Aen. 6.196 from two scenes of VF 1), since its results
+    and both groups' are then correlated; numbered 0, 1, ... in order of first appearance."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    ids = [q.id for q in passages]
+    group_of = dict(zip(ids, span_group_ids(list(passages), ids)))
+    groups = [sorted({group_of[p] for p in citing[doc]}) for doc in citing]
+    n = max(group_of.values(), default=-1) + 1
+    links = [(g[0], other) for g in groups for other in g[1:]]
+    rows, cols = zip(*links) if links else ((), ())
+    _, component = connected_components(coo_matrix(([1] * len(links), (rows, cols)), shape=(n, n)), directed=False)
+    renumber: dict[int, int] = {}
+    return {doc: renumber.setdefault(int(component[g[0]]), len(renumber)) for doc, g in zip(citing, groups)}
 
 
 def reversed_run(name: str, bench: Benchmark, task: ReversedTask, folds: Sequence[Fold], k: int = 1000) -> Run:
@@ -161,7 +179,7 @@ def to_markdown(report: TransferReport) -> str:
         shown = f"**{name}**" if name == RANKER else name
         lines.append(f"| {shown} | {means['ndcg_at_10']:.4f} [{low:.4f}, {high:.4f}] | {means['recall_at_100']:.4f} | {means['map']:.4f} | {means['recall_at_1000']:.4f} |")
     lines += ["", f"Paired tests of `{RANKER}` against the best baseline here by nDCG@10, `{report.best_baseline}` (10,000 resamples; span groups: "
-              "the reversed queries of chained passages together):", ""]
+              "the reversed queries of chained passages together, and of two groups wherever one line is cited from both):", ""]
     lines += paired_tests_markdown(report.paired_tests, RANKER)
     lines += skipped_markdown(report.skipped)
     return "\n".join(lines) + "\n"
