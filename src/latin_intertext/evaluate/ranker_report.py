@@ -230,6 +230,7 @@ def _nested_markdown(nested: dict, baseline: str) -> list[str]:
 
 
 TARGETS = {"ndcg_at_10": 0.45, "recall_at_100": 0.85}  # the project's goals for the ranker (issue 4)
+PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,6 @@ def _pace_text(metric: str, target: float, e: Extrapolation) -> str:
 def _about(n: float) -> str:
     """A count rounded to two significant figures: a pace kept up is no precise forecast."""
     return f"{round(n, 2 - len(str(int(n)))):,.0f}" if n >= 100 else f"{n:.0f}"
-PLOTTED = (("ndcg_at_10", "nDCG@10"), ("recall_at_100", "Recall@100"))
 
 
 def plot(report: RankerReport, path: Path | str) -> Path:

@@ -575,14 +575,14 @@ def search_query(q: str, authors: Sequence[str] = (), k: int = 10) -> str:
 
 def _csv_url(path: str, q: str, author: list[str], k: int) -> str:
     """The same search as CSV."""
-    return f"{path}?{urlencode({'q': q, 'author': author, 'k': k}, doseq=True)}"
+    return f"{path}?{search_query(q, author, k)}"
 
 
 def _more_url(path: str, q: str, author: list[str], k: int, found: int) -> str | None:
     """The same search for twice as many hits (up to MAX_K), where a search for k + 1 found more than k."""
     if found <= k:
         return None
-    return f"{path}?{urlencode({'q': q, 'author': author, 'k': min(2 * k, MAX_K)}, doseq=True)}"
+    return f"{path}?{search_query(q, author, min(2 * k, MAX_K))}"
 
 
 async def _form_or_empty(request: Request):
