@@ -247,3 +247,21 @@ def test_a_fresh_process_without_a_search_model_falls_back_on_the_benchmark(data
     python = f"from latin_intertext.serve.searcher import Searcher; print(Searcher.from_dataset({str(dataset_dir)!r}).search('arma virumque cano', k=1)[0].id)"
     done = subprocess.run([sys.executable, "-c", python], env=env, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == payload["hits"][0]["citation"]["id"], done.stderr
+
+
+def test_serve_serves_the_tess_files_it_is_given(monkeypatch, capsys):
+    """`serve` takes `search`'s corpus options: the page and the API then search the user's files."""
+    import uvicorn
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: served.update(app=app, **kwargs))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["serve", "--tess", str(LUCRETIUS), "--retriever", "bm25", "--port", str(port)]) == 0
+    searcher = served["app"].state.searcher
+    assert searcher.benchmark is None and {d.id.split(".")[0] for d in searcher.corpus.lines} == {"lucretius"}
+    assert "in the corpus served here (tess: " in served["app"].description and "Valerius Flaccus" not in served["app"].description
+    assert "Serving " in capsys.readouterr().err and served["port"] == port
+    assert main(["serve", "--with-benchmark", "--port", str(port)]) == 1
+    assert "--with-benchmark adds the benchmark's corpus to your --tess files" in capsys.readouterr().err.replace("\n", "")

@@ -57,7 +57,7 @@ def _expected() -> list[str]:
         "Recall@100: " + ", ".join(f"{row['recall_at_100']:.3f}" for row in curve) + ",",
         f"span-group p {prior['vs_full']['p_randomization_span_groups']:.4f})",
         "the span-group interval of the nDCG@10 margin is [{:+.3f}, {:+.3f}]".format(*report["paired_tests"][0]["ci95_span_groups"]),
-        f"printing {board['dense']['ndcg_at_10']:.4f} and {board['bm25-lemma']['ndcg_at_10']:.4f}):",  # the MTEB example
+        f"printing {board['dense']['ndcg_at_10']:.4f} and {board['bm25-lemma']['ndcg_at_10']:.4f}, to four places",  # the MTEB example
         f"{'All five folds' if others == 5 else NUMBERS[others] + ' of the five folds'} chose other settings than the shipped ones",
         f"the run so built scores {nested_row['ndcg_at_10']:.3f} nDCG@10 and {nested_row['recall_at_100']:.3f} Recall@100, against the headline's "
         f"{full['ndcg_at_10']:.3f} and {full['recall_at_100']:.3f} ({nested_row['vs_full']['diff']:+.3f} nDCG@10, p = {nested_row['vs_full']['p_randomization']:.2f})",
@@ -122,7 +122,17 @@ def test_the_readme_s_example_of_letter_case_quotes_where_the_search_model_ranks
     ranks = [next((i for i, hit in enumerate(searcher.search(text, k=100), 1) if hit.id == "lucan-6-400"), None) for text in (passage, passage.lower())]
     assert ranks[0] is not None and ranks[0] <= 20, "the example should show the parallel in the top 20 it asks for"
     in_small_letters = f"at rank {ranks[1]}" if ranks[1] else "not even in the top 100"
-    assert f"puts VF 1.1's cited parallel Lucan 6.400 at rank {ranks[0]}, and the same passage in small letters {in_small_letters}" in _prose()
+    assert f"puts VF 1.1's parallel Lucan 6.400, *Prima fretum scindens Pagasaeo litore pinus*, which the gold does not list, at rank {ranks[0]}, and the same passage in small letters {in_small_letters}" in _prose()
+    assert "lucan-6-400" not in {doc for qrels in benchmark.qrels.values() for doc in qrels}
+
+
+def test_the_readme_s_example_of_a_faithful_tesserae_v3_ranking_the_quoted_line_low(benchmark):
+    from latin_intertext.serve.searcher import Searcher
+
+    hits = Searcher.from_benchmark(benchmark, retriever="tesserae").search("arma virumque", k=100)
+    rank = next(hit.rank for hit in hits if hit.id == "vergil-1-1")
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    assert f"*arma virumque* puts Aeneid 1.1 {rank}{suffix}," in _prose()
 
 
 def test_the_readme_s_scores_of_one_verbatim_line_in_two_corpora_are_the_search_model_s(sources_dir, trained_model, monkeypatch, tmp_path):

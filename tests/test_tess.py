@@ -289,3 +289,23 @@ def test_a_line_holding_a_duplicate_and_a_citation_without_text_reports_both(tmp
     assert [line.tess_index for line in read.text.lines] == ["<x. 1.1>", "<x. 1.2>"]
     assert [note for _, note in read.duplicates] == ["t.tess:2: duplicate citation <x. 1.1> (first at line 1)"]
     assert [str(s) for s in read.without_text] == ["t.tess:2: citation without text"] and read.without_text[0].content == "<x. 1.3>"
+
+
+def test_a_space_closing_a_citation_and_a_work_run_into_the_locus_are_read_as_their_citations(tmp_path):
+    """Walahfrid's ``<walahfr. carm. 5.1 >`` (a space before the ``>``: 385 lines of Tesserae-la) and Sallust's
+    ``<sal.  Cat..20.9>`` (the work's abbreviation run into the locus by a double stop: every line of both his files)."""
+    path = write_tess(tmp_path, "<walahfr. carm. 5.1 >\tIudicii secreta dei", "<sal.  Cat..20.9>\tSed ego quae mente agitavi")
+    text = parse_tess(path)
+    assert [(t.tess_index, t.work_tag, t.locus, t.text) for t in text.lines] == [
+        ("<walahfr. carm. 5.1>", "walahfr. carm.", "5.1", "Iudicii secreta dei"),
+        ("<sal. Cat. 20.9>", "sal. Cat.", "20.9", "Sed ego quae mente agitavi"),
+    ]
+
+
+def test_the_real_sallust_is_cited_by_chapter_and_section(sources_dir):
+    first = parse_tess(sources_dir / "tesserae-la" / "sallust.catilina.tess").lines[0]
+    assert (first.section, first.locus) == ("Cat.", "1.1")
+    from latin_intertext.serve.searcher import Searcher
+
+    hit = Searcher.from_tess([sources_dir / "tesserae-la" / "sallust.catilina.tess"], retriever="bm25").search("omnis homines qui sese student praestare", k=1)[0]
+    assert (hit.id, str(hit.citation)) == ("sallust.catilina-1-1", "Sallust, Catilina 1.1")

@@ -30,7 +30,7 @@ from latin_intertext.errors import LatinIntertextError
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 27
+LEMMATISER_VERSION = 28
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -46,8 +46,14 @@ def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: s
 ENCLITICS = ("que", "ne", "ve")
 _COMBINING_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 # A word: letters, with any accents typed as combining marks after them (*ā́*, which has no precomposed form).
-_SOFT_HYPHEN = "\u00ad"  # an invisible break point inside a word (text pasted from a PDF or a web page)
-_WORD = re.compile(f"[^\\W\\d_](?:[^\\W\\d_]|[{_COMBINING_MARKS}{_SOFT_HYPHEN}])*")
+# Invisible characters inside a word in text pasted from a PDF or a web page: the soft hyphen (a break point), the
+# zero-width space and joiners, the word joiner and the byte-order mark; each is dropped, so the word reads as typed.
+_INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+# An editor's brackets inside a word (*virum[que]*, *⟨que⟩*) and a hyphen breaking a word at a line's end (*vi-* then
+# *rumque*): the word is one word, read without them.
+_IN_WORD_BREAK = "[\\[\\]\u27e8\u27e9](?=[^\\W\\d_])|-[ \\t]*\\r?\\n\\s*(?=[^\\W\\d_])"
+_WORD = re.compile(f"[^\\W\\d_](?:[^\\W\\d_]|[{_COMBINING_MARKS}{_INVISIBLE}]|{_IN_WORD_BREAK})*")
+_BREAK_MARKS = re.compile(r"[\[\]\u27e8\u27e9]|-[ \t]*\r?\n\s*")
 _VOWELS = frozenset("aeiouy")
 # Forms ending in -que/-ne/-ve that are words in their own right, whatever a lexicon says.
 _NOT_ENCLITIC = frozenset(
@@ -134,7 +140,7 @@ SIMPLEMMA_ERRORS = {
     "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "ueterum": "uetus",
     "forent": "sum", "penna": "penna", "tumido": "tumidus", "stirpem": "stirps", "austrum": "auster", "itur": "eo",
     "minimus": "paruus", "minimae": "paruus", "minus": "paruus", "peiora": "malus", "quamuis": "quamuis",
-    "uincula": "uinculum", "minora": "paruus",
+    "uincula": "uinculum", "minora": "paruus", "memorare": "memoro",
 }
 # Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
 # a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
@@ -153,7 +159,7 @@ VERSE_READINGS = {
     "patria": "patria", "nudo": "nudus", "leni": "lenis", "exta": "extum",
     "cuncto": "cunctus", "fidas": "fidus", "arto": "artus", "ferimus": "fero",
     "minore": "paruus", "minorem": "paruus", "minori": "paruus", "minoribus": "paruus", "minoris": "paruus",
-    "uetustas": "uetustas", "ora": "os",
+    "uetustas": "uetustas", "ora": "os", "amare": "amo", "canere": "cano",
 }
 # Forms of an adjective that neither lexicon reads as the adjective, though simplemma files its other forms under it
 # (*summo*, *summi*, *summum*: *summus*; *ima*, *imis*: *imus*): *summa*, *summam* and *summas* were the noun *summa*
@@ -171,8 +177,12 @@ NAME_READINGS = {
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
 # "bone" under *os* with those of *os, oris* "mouth" (*ossa* beside *ore*), so each sense gets its own lemma, told by
 # the form's stem (the first-person *uolo* stays with the commoner *uelle*, the bare *os* with the commoner mouth; the
-# bone takes *ossum*, its older headword, which Words also gives *ossa*).
-_SENSES = {"uolo": (re.compile(r"^uola"), "uolare"), "os": (re.compile(r"^oss"), "ossum")}
+# bone takes *ossum*, its older headword, which Words also gives *ossa*). Likewise the deponent *labor, labi* "slip"
+# and the noun *labor, laboris* "toil": the verb's forms (*labitur*, *labentia*, *lapsus*) take *labi*, so that *labentia*
+# no longer meets *labores* (lemmatiser v28).
+_SENSES = {
+    "uolo": (re.compile(r"^uola"), "uolare"), "os": (re.compile(r"^oss"), "ossum"), "labor": (re.compile(r"^la(?:b(?!or|os)|ps)"), "labi"),
+}
 # *hic* with the deictic -ce and the question's -ne (*hocine*, *hascine*): no lexicon knows them, and -ne leaves no word.
 DEICTIC_QUESTIONS = dict.fromkeys("hicine haecine hocine hacine hancine huncine hunccine hascine hiscine hoscine".split(), "hic")
 _LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | PARADIGM_READINGS | NAME_READINGS | DEICTIC_QUESTIONS
@@ -191,15 +201,18 @@ class Token:
     enclitic: str = ""  # the enclitic split off this word, if any
 
 
-# Ligatures written out, typographic ones (ﬁ, ﬂ: text pasted from a PDF) and the long s (ſ) too; soft hyphens dropped.
+# Ligatures written out, typographic ones (ﬁ, ﬂ: text pasted from a PDF) and the long s (ſ) too; invisible characters dropped.
 _LIGATURES = str.maketrans(
-    {"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ſ": "s", "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st", _SOFT_HYPHEN: None}
+    {"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ſ": "s", "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+    | dict.fromkeys(map(ord, _INVISIBLE))
 )
 
 
 def strip_diacritics(text: str) -> str:
     """Accents and diaereses off and ligatures written out (*sǽva*, *Æneas*, *ﬁnis*: *saeva*, *Aeneas*, *finis*), as most
     editions spell."""
+    if _BREAK_MARKS.search(text):
+        text = _BREAK_MARKS.sub("", text)  # the brackets and line-end hyphens a word may hold (:data:`_IN_WORD_BREAK`)
     if text.isascii():  # nothing to decompose: the common case, kept cheap
         return text
     decomposed = unicodedata.normalize("NFD", text)

@@ -46,7 +46,8 @@ _PRONOUN_STEMS = {"h": "hic", "qu": "qui", "i": "is", "ill": "ille", "ist": "ist
 # *miles* as *mille*, *solum* as *sol*, *ore* and *oris* as *oro*, *comes* as *comis*, *aura*, *auris* and *aurum* as one
 # another, and the cases of *ventus* as the impersonal participle of *venio*; and (lemmatiser v19) *preces* as *precor*,
 # *mora* and *moras* as *moror*, *fas* as *for*, *parere* as *paro*, *deum* as *dea*, *metu* as *metuo*, *metum* as
-# *meta*, *mei* as *meio*, and *nostrorum*, a case of the possessive, as *nos*, whose genitive is *nostrum*.
+# *meta*, *mei* as *meio*, and *nostrorum*, a case of the possessive, as *nos*, whose genitive is *nostrum*; and
+# (lemmatiser v28) *res* and *re* as *reor*, of which they are no form.
 # Lemmatiser v20 dropped the 72 pairs of the list that the declension rule now drops itself (*de* as *deus*, *se* as
 # *sum*, *vos* as *vis*, *ferre* as *ferrum*).
 _FALSE_PARSES = frozenset(
@@ -59,6 +60,7 @@ _FALSE_PARSES = frozenset(
        ("uentorum", "uenio")}
     | {("preces", "precor"), ("mora", "moror"), ("moras", "moror"), ("fas", "for"), ("parere", "paro"), ("deum", "dea"),
        ("metu", "metuo"), ("metum", "meta"), ("mei", "meio"), ("nostrorum", "nos")}
+    | {("res", "reor"), ("re", "reor")}
 )
 
 

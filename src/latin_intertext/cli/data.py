@@ -58,7 +58,7 @@ def build(
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder: new, empty or an earlier build (replaced atomically).")] = default_dataset_dir(),
     sources: SourcesOpt = None,
 ) -> None:
-    """Build LatinEpicIntertextualityRetrieval v1.0.0 from verified sources into OUT (HF parquet + BEIR + card)."""
+    """Build LatinEpicIntertextualityRetrieval v1.0.0 from verified sources into the folder --out names (HF parquet + BEIR + card)."""
     from latin_intertext.build.dataset import beyond_span_summary
     from latin_intertext.publish.writer import build_dataset
     from latin_intertext.sources.gold import line_ends_text

@@ -23,8 +23,13 @@ from latin_intertext.serve.explain import MatchedWord, line_segments, query_segm
 
 SearchRetrieverOpt = Annotated[
     Optional[str],
-    typer.Option("--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}; or {', '.join(SEARCH_ONLY_NAMES)}, the lemma index --tesserae-la searches.", show_default=False),
+    typer.Option("--retriever", help=f"A registered retriever (default: the project's best): {RETRIEVERS_HELP}; or {', '.join(SEARCH_ONLY_NAMES)}, the lemma index of --tesserae-la.", show_default=False),
 ]
+# The corpus a passage is searched in, for `search` and `serve` alike (:func:`make_searcher`).
+CorpusOpt = Annotated[Optional[str], typer.Option("--corpus", help="benchmark (the default): the 39,675 lines of Vergil, Lucan, Ovid and Statius.")]
+TessOpt = Annotated[list[Path], typer.Option("--tess", metavar="<path>", help="Your own .tess file(s) instead: a file or a folder of them (repeatable).")]
+TesseraeLaOpt = Annotated[bool, flag("--tesserae-la", help="All 613 Tesserae-la texts instead (run `latin-intertext index-tesserae` once first).")]
+WithBenchmarkOpt = Annotated[bool, flag("--with-benchmark", help="With --tess: the benchmark's corpus too.")]
 STYLES = {"form": "bold green", "lemma": "bold yellow", "candidate": "bold cyan"}
 QUERY_SHOWN_CHARS = 300
 
@@ -117,10 +122,10 @@ def _describe(m: MatchedWord) -> str:
 @app.command("search")
 def search_command(
     text: str = typer.Argument(..., help="The Latin passage to find parallels for (at most 5,000 characters)."),
-    corpus: Optional[str] = typer.Option(None, "--corpus", help="benchmark (the default): the 39,675 lines of Vergil, Lucan, Ovid and Statius."),
-    tess: list[Path] = typer.Option([], "--tess", help="Search your own .tess file(s) instead: a file or a folder of them (repeatable)."),
-    tesserae_la: Annotated[bool, flag("--tesserae-la", help="Search all 613 Tesserae-la texts (run `latin-intertext index-tesserae` once first).")] = False,
-    with_benchmark: Annotated[bool, flag("--with-benchmark", help="With --tess: search the benchmark's corpus too.")] = False,
+    corpus: CorpusOpt = None,
+    tess: TessOpt = [],
+    tesserae_la: TesseraeLaOpt = False,
+    with_benchmark: WithBenchmarkOpt = False,
     k: int = typer.Option(10, "--k", "-k", help="How many parallels to show (1 to 1,000)."),
     author: list[str] = typer.Option([], "--author", help="Only these authors (key or name, repeatable), e.g. --author vergil."),
     retriever: SearchRetrieverOpt = None,
@@ -210,18 +215,22 @@ def index_tesserae_command(
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+    corpus: CorpusOpt = None,
+    tess: TessOpt = [],
+    tesserae_la: TesseraeLaOpt = False,
+    with_benchmark: WithBenchmarkOpt = False,
     dataset: DatasetOpt = None,
     sources: SourcesOpt = None,
     retriever: SearchRetrieverOpt = None,
 ) -> None:
-    """Serve the search page, the benchmark browser and the JSON API (docs at /docs)."""
+    """Serve the search page, the benchmark browser and the JSON API (docs at /docs), over the benchmark's epics, your
+    .tess files or all of Tesserae-la, as `search` searches them."""
     import uvicorn
 
     from latin_intertext.serve.app import create_app
-    from latin_intertext.serve.searcher import Searcher
 
-    check_can_listen(host, port)  # before the benchmark is loaded, and before "Serving" is printed
-    searcher = Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
+    check_can_listen(host, port)  # before the corpus is loaded, and before "Serving" is printed
+    searcher = make_searcher(corpus, tess, tesserae_la, with_benchmark, retriever, dataset, sources)
     make_console(stderr=True).print(f"Serving {describe_lines(searcher.corpus.report.counts())} with {searcher.retriever_name} at http://{host}:{port}/ (API docs: /docs)")
     uvicorn.run(create_app(searcher), host=host, port=port, log_level="info")
 

@@ -252,6 +252,9 @@ def _error_body(exc: LatinIntertextError) -> dict:
     return body
 
 
+BROWSE_QUERIES = "; browse the benchmark's 482 Valerius Flaccus queries"
+
+
 def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | None = None) -> FastAPI:
     searcher = searcher_or_dataset if isinstance(searcher_or_dataset, Searcher) else Searcher.from_dataset(searcher_or_dataset, retriever)
     bench = searcher.benchmark
@@ -263,9 +266,9 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         title="latin-intertext search",
         version="0.1.0",
         description=(
-            "Find verbal parallels to a Latin passage in Vergil, Lucan, Ovid and Statius (the 39,675 lines of "
-            "LatinEpicIntertextualityRetrieval) or in your own .tess texts, with the shared words of every hit "
-            f"explained; browse the benchmark's 482 Valerius Flaccus queries. Passages are limited to {MAX_QUERY_CHARS:,} characters. "
+            f"Find verbal parallels to a Latin passage in the corpus served here ({searcher.corpus.name}: "
+            f"{describe_lines(searcher.corpus.report.counts())}) or in your own .tess texts, with the shared words of every hit "
+            f"explained{BROWSE_QUERIES if bench else ''}. Passages are limited to {MAX_QUERY_CHARS:,} characters. "
             "Errors are JSON objects {error, detail[, problems, hint]} with a 4xx status."
         ),
         dependencies=[Depends(_given_as_declared)],

@@ -30,6 +30,7 @@ See ``docs/ids.md``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,9 +176,20 @@ class Corpus:
             else:
                 unknown.append(name)
         if unknown:
-            shown = ", ".join(self.author_keys[:40]) + (" ..." if len(self.author_keys) > 40 else "")
-            raise UnknownAuthorError(f"Unknown author(s): {', '.join(map(repr, unknown))}. Authors in corpus {self.name!r}: {shown}.")
+            raise UnknownAuthorError(f"Unknown author(s): {', '.join(map(repr, unknown))}. {self._author_hint(unknown)}")
         return np.isin(self.author_of, np.fromiter(wanted, dtype=np.int32))
+
+    def _author_hint(self, unknown: list[str], shown: int = 40) -> str:
+        """The keys the unknown names may mean (those they begin, or close spellings: *silius* for *silius_italicus*),
+        else the corpus's first ``shown`` authors."""
+        close = [
+            k for name in unknown
+            for k in ([a for a in self.author_keys if a.startswith(key(name))] or difflib.get_close_matches(key(name), self.author_keys, 3))
+        ]
+        if close:
+            return f"Did you mean: {', '.join(dict.fromkeys(close))}?"
+        listed = ", ".join(self.author_keys[:shown]) + (f" ... ({len(self.author_keys)} in all)" if len(self.author_keys) > shown else "")
+        return f"Authors in corpus {self.name!r}: {listed}."
 
     def __contains__(self, doc_id: object) -> bool:
         try:

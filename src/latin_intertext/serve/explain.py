@@ -44,7 +44,8 @@ class MatchedWord:
     line: tuple[WordSpan, ...]
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """With ``lemma_shown``, the lemma as the CLI and the page show it (*vir*; ``lemma`` stays the folded *uir*)."""
+        return {**asdict(self), "lemma_shown": latin.display_lemma(self.lemma)}
 
 
 def _span(t: latin.Token) -> WordSpan:

@@ -299,8 +299,10 @@ class Hit:
         d = asdict(self)
         d["citation"] = self.citation.to_dict()
         d["context"] = [line.to_dict() for line in self.context]
+        d["matches"] = [m.to_dict() for m in self.matches]
         if self.via_neighbour:
             d["via_neighbour"]["citation"] = self.via_neighbour.citation.to_dict()
+            d["via_neighbour"]["matches"] = [m.to_dict() for m in self.via_neighbour.matches]
         return d
 
 

@@ -1,7 +1,9 @@
 """Reader for Tesserae ``.tess`` files: one ``<abbrev. work book.line>`` citation and its verse per line.
 
 Quirks handled here, never silently:
-- the citation is followed by a tab in most files but by a space in Statius;
+- the citation is followed by a tab in most files but by a space in Statius; a space may close it
+  (``<walahfr. carm. 5.1 >``), and Sallust runs the work's abbreviation into the locus (``<sal.  Cat..20.9>``, read as
+  ``<sal. Cat. 20.9>``);
 - some files start with a byte-order mark and end with blank lines (counted as skipped);
 - a citation may occur twice with different verses: the first is kept and the
   other is reported as a duplicate. A citation is its section and locus: in a file holding several
@@ -19,7 +21,9 @@ from typing import Sequence
 from latin_intertext import EPICS
 from latin_intertext.errors import InputError, not_utf8, refuse_other_bom
 
-_CITATION = re.compile(r"^<(?P<tag>[^<>]*?)\s*(?P<locus>[^\s<>]+)>(?P<sep>[\t ]+|$)(?P<text>.*)$")
+_CITATION = re.compile(r"^<(?P<tag>[^<>]*?)\s*(?P<locus>[^\s<>]+)\s*>(?P<sep>[\t ]+|$)(?P<text>.*)$")
+# A work's abbreviation run into the locus by a double stop, Sallust's ``<sal.  Cat..20.9>``: read as ``<sal. Cat. 20.9>``.
+_GLUED_LOCUS = re.compile(r"^(<[^<>]*?)\s*\b([^\W\d_]+\.)\.(\d[^\s<>]*\s*>)")
 # Lines end at a line feed, a carriage return or both, and nowhere else: str.splitlines() also breaks at a form feed
 # or U+0085 (what a mis-converted "…" becomes), which would cut a verse and misnumber every later line.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -140,7 +144,7 @@ def parse_tess(
         if not line.strip():
             result.skipped.append(Skipped(name, lineno, BLANK))
             continue
-        m = _CITATION.match(line)
+        m = _CITATION.match(_GLUED_LOCUS.sub(r"\1 \2 \3", line, count=1))
         if not m:
             problems.append(f"{name}:{lineno}: no <citation> followed by a tab or space: {line[:60]!r}")
             continue
