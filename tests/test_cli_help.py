@@ -109,3 +109,18 @@ def test_version_names_the_package_the_dataset_and_the_lemmatiser(capsys):
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out == f"latin-intertext {__version__} (LatinEpicIntertextualityRetrieval v1.0.0, lemmatiser v{LEMMATISER_VERSION})\n"
+
+
+def test_the_command_reference_is_the_commands_own(tmp_path):
+    """docs/cli.md lists every option of every command: written from the commands, it must be rewritten when one changes."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "LATIN_INTERTEXT_HOME": str(tmp_path / "home")}
+    written = subprocess.run([sys.executable, "-m", "latin_intertext.cli.reference"], env=env, capture_output=True, text=True, check=True).stdout
+    shipped = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert written == shipped, "docs/cli.md is out of date: python -m latin_intertext.cli.reference > docs/cli.md"
+    assert all(f"## `latin-intertext {name}`" in shipped for name in _commands())
+    assert "--tesserae-la" in shipped.split("## `latin-intertext serve`")[1] and str(tmp_path) not in written

@@ -97,6 +97,17 @@ def test_cli_search_on_a_damaged_index_exits_1(home, capsys):
     assert str(index_dir()) in err and "index-tesserae" in err and "Traceback" not in err
 
 
+def test_cli_search_of_tesserae_la_says_what_its_index_left_out(home, tmp_path, capsys):
+    odd = tmp_path / "poeta.carmina.tess"
+    odd.write_text("<poet. 1.1>\tarma virumque cano\n\nno citation here\n<poet. 1.3>\n", encoding="utf-8")
+    build_tesserae_index(files=[odd, LUCRETIUS])  # the Lucretius sample has a blank line too
+    assert main(["search", "arma", "--tesserae-la", "--k", "1"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"leaves out 1 malformed line(s), 1 citation(s) without text, 2 blank line(s), each listed in {index_dir() / 'report.json'}" in err
+    report = json.loads((index_dir() / "report.json").read_text(encoding="utf-8"))
+    assert report["malformed"] == ["tesserae-la/poeta.carmina.tess:3: no <citation> followed by a tab or space: 'no citation here'"]
+
+
 @pytest.mark.parametrize("damage", ["truncated", "other lemmatiser", "sidecar"])
 def test_a_damaged_search_model_is_a_clear_error_not_an_abort(trained_model, home, capsys, damage):
     """LightGBM aborts the whole process (exit 134) on a truncated model: the sidecar's sha256 is checked first."""

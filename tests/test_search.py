@@ -842,13 +842,15 @@ def test_the_cli_counts_word_places_from_1_shows_a_passage_s_lines_on_one_and_re
         assert code == 1 and f"--author {blank!r} names no author" in err
 
 
-def test_a_roman_numeral_in_a_file_name_is_shown_in_capitals_and_a_latin_word_is_not():
+def test_a_file_name_is_shown_as_a_title_roman_numerals_in_capitals_of_and_the_in_small_letters_pseudo_first():
     from latin_intertext.serve.corpora import display_name
 
     assert display_name("expositio_de_psalmo_cxviii") == "Expositio De Psalmo CXVIII"
     assert display_name("carmina_de_ludovico_ii") == "Carmina De Ludovico II" and display_name("de_xii_caesaribus") == "De XII Caesaribus"
     assert display_name("quod_idola_dii_non_sint") == "Quod Idola Dii Non Sint" and display_name("pro_c_rabirio_postumo") == "Pro C Rabirio Postumo"
     assert display_name("bellum_civile") == "Bellum Civile"
+    assert display_name("avitus_of_vienne") == "Avitus of Vienne" and display_name("pliny_the_elder") == "Pliny the Elder"
+    assert display_name("vergil_pseudo") == "Pseudo-Vergil" and display_name("hilary_of_poitiers_pseudo") == "Pseudo-Hilary of Poitiers"
 
 
 @pytest.mark.parametrize("nth, label", [(1, ""), (2, " (2nd so cited)"), (3, " (3rd so cited)"), (4, " (4th so cited)"), (11, " (11th so cited)"), (21, " (21st so cited)"), (112, " (112th so cited)")])
@@ -856,3 +858,9 @@ def test_a_repeated_citation_is_labelled_by_its_place(nth, label):
     from latin_intertext.serve.corpora import repeated_citation
 
     assert repeated_citation(nth) == label
+
+
+def test_an_author_is_found_by_the_name_shown_as_well_as_by_the_key(sources_dir):
+    searcher = Searcher.from_tess([sources_dir / "tesserae-la" / "vergil_pseudo.culex.tess"], retriever="bm25")
+    (hit,) = searcher.search("arma", k=1, authors=["Pseudo-Vergil"])
+    assert str(hit.citation).startswith("Pseudo-Vergil, Culex ") and searcher.search("arma", k=1, authors=["vergil_pseudo"])[0].id == hit.id

@@ -76,6 +76,14 @@ def make_searcher(corpus: Optional[str], tess: list[Path], tesserae_la: bool, wi
     return Searcher.from_benchmark(_benchmark(dataset, sources), retriever)
 
 
+LEFT_OUT_OF_INDEX = {"malformed": "malformed line(s)", "without_text": "citation(s) without text", "blank": "blank line(s)"}
+
+
+def _left_out_of_index(counts: dict[str, int]) -> str:
+    """The lines an index of Tesserae texts left out, counted by why, or ""."""
+    return ", ".join(f"{counts[k]:,} {what}" for k, what in LEFT_OUT_OF_INDEX.items() if counts.get(k))
+
+
 def print_listed(console: Console, note: str, lines: list[str]) -> None:
     """A count and every item under it, one per line, unwrapped (nothing left out is left unsaid)."""
     if lines:
@@ -153,6 +161,10 @@ def search_command(
         notes.print(f"note: {escape(note)}", soft_wrap=True)
     if tess:
         print_report(notes, searcher.corpus.report, ", ".join(map(str, tess)))
+    if tesserae_la and (left_out := _left_out_of_index(searcher.info.index.counts)):
+        from latin_intertext.serve.index import index_dir
+
+        notes.print(f"note: the index of Tesserae-la leaves out {left_out}, each listed in {index_dir() / 'report.json'}", soft_wrap=True, highlight=False)
     if as_json:
         typer.echo(json.dumps(searcher.payload(text, hits, report=bool(tess)), ensure_ascii=False, indent=1))
         return

@@ -68,10 +68,20 @@ _ROMAN = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
 _ROMAN_LOOKING_WORDS = frozenset({"di", "dii", "mi", "vi"})  # Latin words a title may hold: *quod idola dii non sint*
 
 
+_SMALL_WORDS = frozenset({"of", "the"})  # of the English in Tesserae's file names: *Avitus of Vienne*, *Pliny the Elder*
+
+
 def display_name(name_key: str) -> str:
-    """A file name's author or work as a title: each word capitalised, a Roman numeral in capitals (*Expositio De
-    Psalmo CXVIII*, *Carmina De Ludovico II*)."""
-    return " ".join(part.upper() if _is_numeral(part) else part.capitalize() for part in name_key.split("_") if part)
+    """A file name's author or work as a title: each word capitalised but *of* and *the*, a Roman numeral in capitals
+    (*Expositio De Psalmo CXVIII*, *Carmina De Ludovico II*), and an author the file names ``…_pseudo`` as
+    *Pseudo-…* (*vergil_pseudo*: *Pseudo-Vergil*)."""
+    parts = [part for part in name_key.split("_") if part]
+    pseudo = len(parts) > 1 and parts[-1] == "pseudo"
+    words = [
+        part.upper() if _is_numeral(part) else part if i and part in _SMALL_WORDS else part.capitalize()
+        for i, part in enumerate(parts[:-1] if pseudo else parts)
+    ]
+    return ("Pseudo-" if pseudo else "") + " ".join(words)
 
 
 def _is_numeral(part: str) -> bool:
@@ -168,7 +178,7 @@ class Corpus:
         if not authors:
             return None
         wanted, unknown = set(), []
-        lookup = {k: i for i, k in enumerate(self.author_keys)}
+        lookup = {key(self.author_names.get(k, k)): i for i, k in enumerate(self.author_keys)} | {k: i for i, k in enumerate(self.author_keys)}
         for name in authors:
             k = key(name)
             if k in lookup:
