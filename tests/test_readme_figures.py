@@ -135,6 +135,16 @@ def test_the_readme_s_example_of_a_faithful_tesserae_v3_ranking_the_quoted_line_
     assert f"*arma virumque* puts Aeneid 1.1 {rank}{suffix}," in _prose()
 
 
+def test_the_readme_s_example_of_a_short_passage_whose_common_pair_outranks_its_rare_word(benchmark, trained_model, monkeypatch):
+    from latin_intertext.serve.searcher import Searcher
+
+    _search_model_home(trained_model, monkeypatch)
+    hits = Searcher.from_benchmark(benchmark, retriever="best").search("Emathiis ne quis", k=100)
+    rank = next(hit.rank for hit in hits if hit.id == "ovid-5-313")
+    above = [{m.lemma for m in hit.matches} for hit in hits[: rank - 1]]
+    assert {"ne", "quis"} in above and "*Emathiis ne quis* puts Ovid's *vel nos Emathiis ad Paeonas usque nivosos* below lines of *ne quis*" in _prose()
+
+
 def test_the_readme_s_scores_of_one_verbatim_line_in_two_corpora_are_the_search_model_s(sources_dir, trained_model, monkeypatch, tmp_path):
     from latin_intertext.serve.searcher import Searcher
 
