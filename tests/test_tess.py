@@ -292,7 +292,7 @@ def test_a_line_holding_a_duplicate_and_a_citation_without_text_reports_both(tmp
 
 
 def test_a_space_closing_a_citation_and_a_work_run_into_the_locus_are_read_as_their_citations(tmp_path):
-    """Walahfrid's ``<walahfr. carm. 5.1 >`` (a space before the ``>``: 385 lines of Tesserae-la) and Sallust's
+    """Walahfrid's ``<walahfr. carm. 5.1 >`` (a space before the ``>``: 384 lines of 19 Tesserae-la texts) and Sallust's
     ``<sal.  Cat..20.9>`` (the work's abbreviation run into the locus by a double stop: every line of both his files)."""
     path = write_tess(tmp_path, "<walahfr. carm. 5.1 >\tIudicii secreta dei", "<sal.  Cat..20.9>\tSed ego quae mente agitavi")
     text = parse_tess(path)
