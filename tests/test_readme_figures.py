@@ -21,9 +21,12 @@ from latin_intertext.evaluate.stats import format_p
 REPO = Path(__file__).resolve().parents[1]
 
 
+PROSE = ("README.md", "docs/latin.md", "docs/evidence-ranker.md")  # the README and the pages it sends readers to
+
+
 def _prose() -> str:
-    """The README outside its generated blocks, whitespace collapsed (sentences wrap across lines)."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    """The README and its pages outside the generated blocks, whitespace collapsed (sentences wrap across lines)."""
+    text = "\n".join((REPO / name).read_text(encoding="utf-8") for name in PROSE)
     text = re.sub(r"<!-- figures:(\w+) -->.*?<!-- /figures:\1 -->", "", text, flags=re.S)
     return " ".join(text.split())
 
@@ -173,3 +176,14 @@ def test_the_readme_s_quirk_of_phrases_beyond_their_span_quotes_the_build_report
     assert f"{only_next} of them quoting the next line only" in prose
     assert f"and {len(rows) - len(result)} query phrases" in prose
     assert f"in {len(unheld)} parallels the line the qrels mark holds none of the words the gold's result phrase quotes, which stand on the next line in {only_next}" in prose
+
+
+@pytest.mark.parametrize("page", ["README.md", *sorted(str(p.relative_to(REPO)) for p in (REPO / "docs").glob("*.md"))])
+def test_every_relative_link_of_the_readme_and_its_pages_leads_to_a_file_of_the_repository(page):
+    """The README sends readers to docs/latin.md and docs/evidence-ranker.md, and they back: a moved page breaks no link."""
+    path = REPO / page
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8"))
+    local = [t for t in targets if "://" not in t]
+    assert local or page not in PROSE[:1], "the README links to its pages"
+    missing = [t for t in local if not (path.parent / t).exists()]
+    assert not missing, f"{page} links to {missing}, which do not exist"

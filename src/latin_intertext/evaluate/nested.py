@@ -23,7 +23,7 @@ INNER_FOLDS = 3
 
 
 def settings_grid() -> tuple[Variant, ...]:
-    """The shipped settings first (they win ties), then each alternative the README says was compared with them."""
+    """The shipped settings first (they win ties), then each alternative docs/evidence-ranker.md says was compared with them."""
     trees, leaves, rate = (FIXED_SETTINGS[name] for name in ("n_estimators", "num_leaves", "learning_rate"))
     return (
         Variant("as shipped"),
