@@ -70,7 +70,11 @@ def test_evaluate_run_file_equals_pytrec_eval(dataset_dir, external_run, tmp_pat
     assert "nDCG@10" in captured.out and "by target author" in captured.out
     assert squash("a query counts under every author of its relevant lines, with its other authors' relevant lines taken out of its run") in squash(captured.out)
     assert "no results for 49 queries" in captured.err
-    assert all(q in squash(captured.err) for q in report["queries_missing_from_run"])
+    missing = report["queries_missing_from_run"]  # the terminal names the first ten, the report every one
+    assert squash(f"they score 0: {', '.join(missing[:10])} and 39 more (evaluate --save-json lists every one).") in squash(captured.err)
+    assert not any(q in squash(captured.err) for q in missing[10:])
+    assert set(report["ci95"]) == set(report["ci95_span_groups"]) == set(report["metrics"])  # both intervals for every metric
+    assert report["config"]["dataset_version"] == "1.0.0"
     depth = max(len(docs) for docs in run.values())
     assert report["run_depth"] == depth < 1000 and report["metrics_deeper_than_run"] == ["map", "recall_at_1000"]
     assert squash(f"lists at most {depth} documents a query, so MAP, Recall@1000 count no deeper than that") in squash(captured.err)
@@ -83,10 +87,14 @@ def test_evaluate_gives_each_author_an_interval_and_draws_the_breakdowns(dataset
     report = json.loads(out.read_text())
     for kind in ("per_author", "per_span_length"):
         for name, group in report[kind].items():
+            if group["n_queries"] < 20:  # VF spans of three lines or more: 3 queries, too few for a bootstrap to say anything
+                assert "ci95" not in group and (kind, name) == ("per_span_length", "3+"), (kind, name)
+                continue
             low, high = group["ci95"]["ndcg_at_10"]
             assert low <= group["metrics"]["ndcg_at_10"] <= high and high - low > 0, (kind, name)
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 10_000
     printed = squash(capsys.readouterr().out)
+    assert squash("no 95% CI for a row of fewer than 20 queries") in printed
     low, high = report["per_author"]["ovid"]["ci95"]["ndcg_at_10"]
     assert f"[{low:.4f}," in printed and f"{high:.4f}]" in printed  # the author table prints the interval the JSON holds (rich may wrap it)
 
@@ -182,6 +190,12 @@ def test_compare_same_run_and_different_runs(dataset_dir, bm25_outputs, external
     diff = tmp_path / "diff.json"
     assert main(["compare", str(folder / "bm25.run"), str(external_run[0]), "--dataset", str(dataset_dir), "--save-json", str(diff), "--resamples", "1000"]) == 0
     tests = json.loads(diff.read_text())["tests"]
+    per_query = json.loads(diff.read_text())["per_query"]  # each query's figures, to find where the runs differ or redraw the chart
+    a_evaluated = json.loads((folder / "bm25.json").read_text())["per_query"]
+    assert per_query["a"].keys() == a_evaluated.keys() and len(per_query["b"]) == 482
+    assert all(per_query["a"][q] == pytest.approx(a_evaluated[q], abs=1e-9) for q in a_evaluated)
+    assert np.mean([row["ndcg_at_10"] for row in per_query["b"].values()]) == pytest.approx(tests["ndcg_at_10"]["b"])
+    assert len(set(json.loads(diff.read_text())["span_group"].values())) == 44
     ndcg = tests["ndcg_at_10"]
     assert ndcg["diff"] == pytest.approx(ndcg["a"] - ndcg["b"]) and ndcg["diff"] > 0.1  # BM25 beats random scores
     # so clearly that no sign flip of the 1000 reaches it: p is the smallest a 1000-resample test gives, 1/1001
@@ -302,14 +316,18 @@ def fake_retrievers(monkeypatch):
     monkeypatch.setitem(REQUIREMENTS, "imaginary extra", _broken)
 
 
-def test_learned_retriever_requires_cv_and_never_fits_on_test_queries(dataset_dir, fake_retrievers, tmp_path, capsys):
+def test_learned_retriever_requires_cv_and_never_fits_on_test_queries(dataset_dir, fake_retrievers, tmp_path, capsys, monkeypatch):
+    from latin_intertext.retrieve.base import ALIASES
+
     assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-learned"]) == 1
     assert "--cvN" in squash(capsys.readouterr().err)
     out = tmp_path / "cv.json"
-    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-learned", "--cv", "3", "--k", "10", "--save-json", str(out), "--resamples", "200"]) == 0
+    monkeypatch.setitem(ALIASES, "fake-best", "fake-learned")  # as `best` names evidence-ranker
+    assert main(["evaluate", "--dataset", str(dataset_dir), "--retriever", "fake-best", "--cv", "3", "--k", "10", "--save-json", str(out), "--resamples", "200"]) == 0
     report = json.loads(out.read_text())
-    assert report["config"]["cv_folds"] == 3 and len(report["config"]["folds"]) == 3
-    assert "fold 0: VF 1." in capsys.readouterr().err
+    assert report["config"]["cv_folds"] == 3 and len(report["config"]["folds"]) == 3 and report["retriever"] == "fake-learned"
+    err = capsys.readouterr().err
+    assert "fake-learned fold 0: VF 1." in err and "fake-best" not in err  # each fold under the name the table gives
     assert len(_FakeLearned.fitted) == 3
     all_ids = set().union(*_FakeLearned.fitted)
     assert len(all_ids) == 482 and all(len(seen) < 482 for seen in _FakeLearned.fitted)
@@ -332,6 +350,7 @@ def test_leaderboard_writes_markdown_and_plot_and_reports_skips(dataset_dir, bm2
     args = ["leaderboard", "--dataset", str(dataset_dir), "--cv", "3", "--k", "100"]
     assert main([*args, "--run", str(folder / "bm25.run"), "--out", str(md), "--resamples", "500"]) == 0
     text = md.read_text()
+    assert text.startswith("# LatinEpicIntertextualityRetrieval leaderboard (dataset 1.0.0)\n")  # the data's version, not a path of this machine
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert {r.split("|")[1].strip() for r in rows[:2]} == {"`bm25.run (run)`", "`bm25`"}  # the same run twice, told apart
     assert any("`fake-learned`" in r and "| 3-fold CV; grid from a test |" in r for r in rows)  # the registry's caveat, in Notes

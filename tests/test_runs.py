@@ -130,7 +130,7 @@ def test_scores_that_contradict_the_ranks_are_warned_of_per_query_with_their_lin
     assert reversed_.describe(path) == f"{path}:4: query reversed: rank 1 (a, score 1.0) scores below rank 3 (c, score 3.0, line 6)"
     assert "all 2 documents have score 0.0" in ties.reason and ties.to_json() == {"query": "ties", "line": 7, "reason": ties.reason}
     assert tied.reason == "rank 2 (a, score 3.0) ties with rank 3 (b, score 3.0, line 15), so trec_eval puts b first (ties go by doc id, descending)"
-    assert f32.reason.startswith("rank 1 (a, score 1.00000001) equals as a 32-bit float (trec_eval's precision) rank 2 (b, score 1.0, line 17)")
+    assert f32.reason.startswith("rank 1 (a, score 1.00000001) equals, as a 32-bit float (trec_eval's precision), rank 2 (b, score 1.0, line 17)")
 
 
 def test_a_run_written_here_reads_back_without_warnings(tmp_path):

@@ -361,3 +361,29 @@ def test_an_edit_made_alike_in_both_layouts_and_resealed_is_still_not_v1_0_0(cop
     problems, _err = problems_via_cli(copy, monkeypatch, capsys)
     assert len(problems) == 1 and problems[0].startswith(f"{config}/test.parquet: {NOT_V1} (records sha256 ")
     assert problems[0].endswith("rebuild it from the pinned sources with `latin-intertext build`")
+
+
+def test_a_folder_whose_records_are_not_the_release_s_is_scored_but_never_called_v1_0_0(copy, dataset_dir, tmp_path, monkeypatch, capsys):
+    """One qrels row dropped and the checksums resealed: the folder still loads and scores (a user may mean to), but
+    no report calls its figures v1.0.0's, and MTEB files its results under another revision than the release's."""
+    from latin_intertext.evaluate.mteb_task import MODIFIED_REVISION, LatinEpicIntertextualityRetrieval
+
+    assert load_benchmark(dataset_dir).version_label == "1.0.0" and load_benchmark(dataset_dir).changed_configs == []
+    rows = pq.read_table(config_path(copy, "qrels")).to_pylist()
+    twice = next(i for i, row in enumerate(rows) if sum(r["query-id"] == row["query-id"] for r in rows) > 1)  # its query keeps a qrel
+    rewrite_parquet(copy, "qrels", lambda rows: rows.pop(twice), reseal=True)
+    bench = load_benchmark(copy)
+    assert bench.changed_configs == ["qrels"] and bench.version_label == "not 1.0.0: its qrels records differ from the release's"
+    run = tmp_path / "one.run"
+    run.write_text(f"{rows[twice]['query-id']} Q0 {rows[twice]['corpus-id']} 1 1.0 mine\n")
+    code, _out, err = run_cli(monkeypatch, capsys, "evaluate", "--dataset", copy, "--run", run, "--save-json", tmp_path / "r.json", "--resamples", "100")
+    assert code == 0
+    assert f"warning: {copy}: its qrels records are not those of the v1.0.0 release, so its figures are not v1.0.0's" in " ".join(err.split())
+    assert json.loads((tmp_path / "r.json").read_text())["config"]["dataset_version"] == bench.version_label
+    task = LatinEpicIntertextualityRetrieval(copy)
+    with pytest.warns(UserWarning, match="its qrels records are not those of v1.0.0"):
+        task.load_data()
+    assert task.metadata.revision == MODIFIED_REVISION == "v1.0.0-modified"
+    release = LatinEpicIntertextualityRetrieval(dataset_dir)
+    release.load_data()
+    assert release.metadata.revision == "v1.0.0"

@@ -5,6 +5,7 @@ Every stage after ``build`` (retrieve, evaluate, serve) receives a :class:`Bench
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -21,6 +22,23 @@ from latin_intertext.sources.manifest import sha256_of
 
 Run = dict[str, dict[str, float]]  # query id -> doc id -> score
 Qrels = dict[str, dict[str, int]]  # query id -> doc id -> relevance
+
+# records_sha256 of each config of v1.0.0, as `build` makes it from the pinned sources: what its figures cannot show
+# (a verse, a query or a qrels row edited, with the checksums recomputed) these do.
+RELEASE_RECORDS = {
+    "corpus": "42bea8e3195f2a005160d320e91bb6b72ddb41123d0d16e2ff53cdaa42066e36",
+    "queries": "c370f3885f9d2aa7f690249bb5ad7f7ec3a2f42cb4b642ce2d541a4edead8dfc",
+    "qrels": "4ea8598d7ef95adcf2e4dd5fb0a06f3bb66f9fe847304d127c84d1c8b6ba0543",
+}
+
+
+def records_sha256(rows: list[dict]) -> str:
+    """sha256 of a config's records in their order, each as JSON with sorted keys: the same for the same data,
+    however a parquet writer encodes it."""
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode("utf-8") + b"\n")
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -56,6 +74,23 @@ class Benchmark:
     qrels: Qrels
     path: Path | None = None
     card: dict = field(default_factory=dict)
+    records: dict[str, str] = field(default_factory=dict)  # records_sha256 of each config, as read from ``path``
+
+    @property
+    def changed_configs(self) -> list[str]:
+        """The configs read from ``path`` whose records are not the release's (none for a folder of v1.0.0)."""
+        return [config for config, digest in self.records.items() if digest != RELEASE_RECORDS[config]]
+
+    @property
+    def version_label(self) -> str:
+        """What a report may call the data it scored: the release's version only when its records are the release's."""
+        from latin_intertext import DATASET_VERSION
+
+        if self.records == RELEASE_RECORDS:
+            return DATASET_VERSION
+        if changed := self.changed_configs:
+            return f"not {DATASET_VERSION}: its {', '.join(changed)} records differ from the release's"
+        return f"unverified: not read from a dataset folder, so not checked against {DATASET_VERSION}'s records"
 
     @cached_property
     def doc_index(self) -> dict[str, int]:
@@ -74,6 +109,7 @@ class Benchmark:
             {q: r for q, r in self.qrels.items() if q in keep},
             self.path,
             self.card,
+            self.records,
         )
 
 
@@ -287,4 +323,4 @@ def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check: bool = T
         card = json.loads(stats_path.read_text(encoding="utf-8")) if stats_path.is_file() else {}
     except ValueError as exc:
         raise ValidationError(f"{stats_path}: not valid JSON ({exc}). {_rebuild(root)}") from exc
-    return Benchmark(corpus, queries, qrels, root, card)
+    return Benchmark(corpus, queries, qrels, root, card, {config: records_sha256(rows[config]) for config in RELEASE_RECORDS})

@@ -84,6 +84,26 @@ def make_console(*, stderr: bool = False, **options) -> Console:
 console = make_console(stderr=True)
 
 
+def warn(message: str) -> None:
+    console.print(f"[yellow]warning:[/] {_escape(message)}", highlight=False)
+
+
+def load_scored_benchmark(dataset):
+    """The dataset a command scores or trains on, with a warning when its records are not the release's: the
+    figures would be of other data than the version its name says."""
+    from latin_intertext import DATASET_VERSION
+    from latin_intertext.benchmark import load_benchmark
+
+    bench = load_benchmark(dataset)
+    if changed := bench.changed_configs:
+        warn(
+            f"{dataset}: its {', '.join(changed)} records are not those of the v{DATASET_VERSION} release, so its figures are "
+            f"not v{DATASET_VERSION}'s (--save-json reports say so under dataset_version). `latin-intertext validate {dataset}` "
+            "says what differs; `latin-intertext build` rebuilds the release from the pinned sources."
+        )
+    return bench
+
+
 def write_and_say(*outputs) -> None:
     """``outputs.write_outputs`` (all land, or none), then say on stderr what was written."""
     for path in write_outputs(*outputs):

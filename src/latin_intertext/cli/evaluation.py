@@ -11,8 +11,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from latin_intertext.benchmark import Benchmark, Run, load_benchmark
-from latin_intertext.cli import app, console, make_console, write_and_say
+from latin_intertext.benchmark import Benchmark, Run
+from latin_intertext.cli import app, console, load_scored_benchmark, make_console, warn, write_and_say
 from latin_intertext.cli.options import RETRIEVERS_HELP, DatasetOpt, ResamplesOpt, dataset_folder, plot_option, save_json_option
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.evaluate.cv import span_group_ids
@@ -20,7 +20,7 @@ from latin_intertext.evaluate.execute import RetrievalResult, run_retriever
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, MTEB_DEPTH, Evaluation
 from latin_intertext.evaluate.report import RunReport, build_report, plot_breakdown, run_notes
 from latin_intertext.evaluate.runs import ORDER_HINT, OrderWarning, RunFile, read_run_file, unlisted_queries, write_trec_run
-from latin_intertext.evaluate.stats import RESAMPLES, SEED, format_p
+from latin_intertext.evaluate.stats import FEW_FOR_BOOTSTRAP, RESAMPLES, SEED, format_p
 from latin_intertext.outputs import beside, check_command_outputs, write_json
 from latin_intertext.sources.manifest import sha256_of
 
@@ -35,24 +35,29 @@ def _read_run(path: Path, bench: Benchmark) -> RunFile:
     return read
 
 
-def _warn(message: str) -> None:
-    console.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
+SHOWN_IDS = 10  # query ids a warning names; the --save-json report of evaluate or compare lists every one
+
+
+def some_ids(ids: list[str]) -> str:
+    """The first query ids and how many more: one readable line in a terminal, even when every query is named."""
+    shown = ", ".join(ids[:SHOWN_IDS])
+    return shown if len(ids) <= SHOWN_IDS else f"{shown} and {len(ids) - SHOWN_IDS} more (evaluate --save-json lists every one)"
 
 
 def warn_order(read: RunFile) -> None:
     """Warn of the queries whose scores do not follow their ranks: they are ranked by score, which the user may not mean."""
     if warnings := read.order_warnings:
-        ids = ", ".join(w.query for w in warnings)
-        _warn(f"in {read.path}, the scores of {len(warnings)} queries do not follow their ranks ({ids}); e.g. {warnings[0].describe(read.path)}. {ORDER_HINT} The --save-json report of evaluate or compare gives each query's reason.")
+        ids = some_ids([w.query for w in warnings])
+        warn(f"in {read.path}, the scores of {len(warnings)} queries do not follow their ranks ({ids}); e.g. {warnings[0].describe(read.path)}. {ORDER_HINT} The --save-json report of evaluate or compare gives each query's reason.")
 
 
 def warn_missing(evaluation: Evaluation, source: str) -> None:
-    """Warn that the run from ``source`` lacks some queries, naming every one: they score 0, which must not pass unnoticed;
+    """Warn that the run from ``source`` lacks some queries, naming them: they score 0, which must not pass unnoticed;
     and that it is too shallow for some metrics, naming them: they are the figures at its depth, not what they say."""
     if missing := evaluation.missing:
-        _warn(f"no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source}; they score 0: {', '.join(missing)}.")
+        warn(f"no results for {len(missing)} queries of {len(evaluation.query_ids)} in {source}; they score 0: {some_ids(list(missing))}.")
     if shallow := evaluation.deeper_than_run:
-        _warn(
+        warn(
             f"{source} lists at most {evaluation.depth:,} documents a query, so {', '.join(METRICS[m].label for m in shallow)} count no deeper than that "
             f"(each equals its figure at {evaluation.depth:,}); MTEB scores runs of {MTEB_DEPTH:,}."
         )
@@ -62,7 +67,7 @@ def note_unlisted(run: Run, bench: Benchmark) -> None:
     """Say which queries a saved run leaves out: other tools read a run file's queries as the ones asked."""
     if unlisted := unlisted_queries(run, (q.id for q in bench.queries)):
         console.print(
-            f"note: {len(unlisted)} queries have no results ({escape(', '.join(unlisted))}); a TREC run file cannot list them, so a tool that "
+            f"note: {len(unlisted)} queries have no results ({escape(some_ids(list(unlisted)))}); a TREC run file cannot list them, so a tool that "
             "averages over the run's queries (MTEB) would leave them out; `latin-intertext evaluate --run` scores them 0.",
             highlight=False,
         )
@@ -76,7 +81,11 @@ def _progress(description: str, total: int) -> Iterator:
 
 
 def _retrieve(name: str, bench: Benchmark, k: int, cv: Optional[int]) -> RetrievalResult:
-    """Run one registered retriever with a progress bar, printing each CV fold as it finishes."""
+    """Run one registered retriever with a progress bar, printing each CV fold as it finishes (under the retriever's
+    own name, as the table and the report give it, not an alias such as ``best``)."""
+    from latin_intertext.retrieve.base import resolve_name
+
+    name = resolve_name(name)
     with _progress(f"{name}: searching", len(bench.queries)) as advance:
         result = run_retriever(name, bench, k, cv, progress=advance, on_fold=lambda f: console.print(f"  {name} {f.describe()}", highlight=False))
     return result
@@ -124,6 +133,8 @@ def print_report(report: RunReport) -> None:
         for key in BREAKDOWN_COLUMNS:
             sub.add_column(METRICS[key].label, justify="right")
         intervals = report.breakdown_ci95.get(kind, {})
+        if any(group not in intervals for group in report.breakdowns()[kind]):
+            sub.caption = "; ".join(filter(None, [caption, f"no 95% CI for a row of fewer than {FEW_FOR_BOOTSTRAP} queries: a bootstrap over so few is too unstable to read"]))
         for group, ev in report.breakdowns()[kind].items():
             ci = f"[{_fmt(intervals[group].low)}, {_fmt(intervals[group].high)}]" if group in intervals else ""
             sub.add_row(group, str(len(ev.query_ids)), _fmt(ev.means["ndcg_at_10"]), ci, *(_fmt(ev.means[key]) for key in BREAKDOWN_COLUMNS))
@@ -153,7 +164,7 @@ def evaluate(
         raise LatinIntertextError(f"--k applies to --retriever only; a run file is scored with every document it lists (cut {run} to fewer per query to score fewer).")
     dataset = dataset_folder(dataset)
     check_command_outputs(save_run, json_path, plot, inputs=[run, dataset])
-    bench = load_benchmark(dataset)
+    bench = load_scored_benchmark(dataset)
     config: dict = provenance(bench)
     order_warnings: tuple[OrderWarning, ...] = ()
     if run is not None:
@@ -165,7 +176,7 @@ def evaluate(
         result = _retrieve(retriever, bench, k, cv)
         name, scored, source = result.name, result.run, f"the run of {result.name}"
         config.update({"k": k, "cv_folds": cv, "seconds": round(result.seconds, 3), "folds": [f.describe() for f in result.folds]})
-    report = build_report(scored, bench, name, config, resamples, order_warnings=order_warnings)
+    report = build_report(scored, bench, name, config, resamples, ci_metrics=tuple(METRICS), order_warnings=order_warnings)  # both intervals for every metric
     warn_missing(report.evaluation, source)
     print_report(report)
     write_and_say(
@@ -190,7 +201,7 @@ def compare(
 
     dataset = dataset_folder(dataset)
     check_command_outputs(json_path, plot, inputs=[run_a, run_b, dataset])
-    bench = load_benchmark(dataset)
+    bench = load_scored_benchmark(dataset)
     read_a, read_b = (_read_run(p, bench) for p in (run_a, run_b))
     a, b = (evaluate_run(read.run, bench.qrels) for read in (read_a, read_b))
     for path, evaluation in ((run_a, a), (run_b, b)):
@@ -208,10 +219,10 @@ def compare(
         )
     out.print(table)
     if not any(differing.values()):
-        _warn(f"{run_a.name} and {run_b.name} score the same on every query by every metric: nothing to compare (were they meant to be two different runs?).")
-    if few := [METRICS[m].label for m, n in differing.items() if 0 < n < FEW_DIFFERING]:
-        _warn(
-            f"on {', '.join(few)}, fewer than {FEW_DIFFERING} queries differ: a percentile bootstrap interval of so few is too narrow "
+        warn(f"{run_a.name} and {run_b.name} score the same on every query by every metric: nothing to compare (were they meant to be two different runs?).")
+    if few := [METRICS[m].label for m, n in differing.items() if 0 < n < FEW_FOR_BOOTSTRAP]:
+        warn(
+            f"on {', '.join(few)}, fewer than {FEW_FOR_BOOTSTRAP} queries differ: a percentile bootstrap interval of so few is too narrow "
             "(it can leave out 0 where the difference is no more than chance); read the randomization p."
         )
     grouped = Table(title=f"the same, by {len(set(clusters))} span groups", caption=SPAN_GROUPS_CAPTION)
@@ -223,7 +234,9 @@ def compare(
     data = {**provenance(bench), "a": str(run_a), "a_sha256": sha256_of(run_a), "b": str(run_b), "b_sha256": sha256_of(run_b), "n_queries": len(a.query_ids), "n_span_groups": len(set(clusters)), "resamples": resamples, "seed": SEED,
             "run_notes": {"a": run_notes(a, read_a.order_warnings), "b": run_notes(b, read_b.order_warnings)},
             "tests": {t.metric: {"a": t.mean_a, "b": t.mean_b, "diff": t.diff, "ci95": t.ci95.as_list(), "p_randomization": t.p_randomization, "p_bootstrap": t.p_bootstrap,
-                                 "n_queries_differing": differing[t.metric], **span_group_json(t)} for t in tests}}
+                                 "n_queries_differing": differing[t.metric], **span_group_json(t)} for t in tests},
+            "span_group": dict(zip(a.query_ids, map(int, clusters))),
+            "per_query": {"a": a.query_rows(), "b": b.query_rows()}}  # each query's every metric, as evaluate's report gives them
     ndcg = next(t for t in tests if t.metric == "ndcg_at_10")
     write_and_say((json_path, lambda tmp: write_json(data, tmp)), (plot, lambda tmp: plot_differences(a, b, ndcg, tmp, (run_a.name, run_b.name))))
 
@@ -232,15 +245,11 @@ def provenance(bench: Benchmark) -> dict:
     """What a --save-json report's figures came from, so that a reader can tell whether they can rerun them: this package's
     version, the dataset's folder, version and checksum list (its SHA256SUMS file, which names every file's sha256);
     the reports add each run file's sha256."""
-    from latin_intertext import DATASET_VERSION, __version__
+    from latin_intertext import __version__
 
     sums = Path(bench.path or "") / "SHA256SUMS"
-    return {"latin_intertext": __version__, "dataset": str(bench.path), "dataset_version": DATASET_VERSION,
+    return {"latin_intertext": __version__, "dataset": str(bench.path), "dataset_version": bench.version_label,
             "dataset_sha256sums": sha256_of(sums) if bench.path and sums.is_file() else None}
-
-
-# Below this many queries that differ, a percentile bootstrap interval of the mean difference is too narrow to read.
-FEW_DIFFERING = 20
 
 
 def differing_queries(a: Evaluation, b: Evaluation, metric: str) -> int:
@@ -285,7 +294,7 @@ def leaderboard(
             ready.append(spec)
         except (ImportError, LatinIntertextError) as exc:
             cannot_run(spec, exc)
-    bench = load_benchmark(dataset)
+    bench = load_scored_benchmark(dataset)
     runs = [(p, label, _read_run(p, bench)) for p, label in zip(run, run_labels(run))]  # fail on a bad run file before any long work
     entries: list[Entry] = []
     for spec in ready:
@@ -303,6 +312,6 @@ def leaderboard(
         warn_missing(entries[-1].report.evaluation, str(path))
     if not entries:
         raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")
-    markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard ({bench.path})")
+    markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard (dataset {bench.version_label})")
     out.print(markdown, markup=False)
     write_and_say((out_path, lambda tmp: tmp.write_text(markdown, encoding="utf-8")), (png, lambda tmp: plot(entries, tmp)))

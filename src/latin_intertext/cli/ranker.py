@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from latin_intertext.cli import app, make_console, write_and_say
+from latin_intertext.cli import app, load_scored_benchmark, make_console, write_and_say
 from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder, flag, save_json_option
 from latin_intertext.outputs import beside, check_command_outputs, check_outputs, write_json
 
@@ -20,14 +20,13 @@ def train_ranker(
     out: Annotated[Optional[Path], typer.Option(help="Model file (default: models/evidence_ranker.txt in the cache folder, the only place `search` and `serve` look; $LATIN_INTERTEXT_HOME moves it; in Python, EvidenceRanker(model_path=PATH) reads another).")] = None,
 ) -> None:
     """Train the evidence ranker on ALL 482 queries: the model `search` uses. Never use it for benchmark figures."""
-    from latin_intertext.benchmark import load_benchmark
     from latin_intertext.paths import trained_model_path
     from latin_intertext.retrieve.ranker import EvidenceRanker
 
     dataset = dataset_folder(dataset)
     given = out or trained_model_path()
     target, _ = check_outputs(given, beside(given, ".json", "feature list"), option="--out", inputs=[dataset])  # ~ expanded; the model's own folder
-    bench = load_benchmark(dataset)
+    bench = load_scored_benchmark(dataset)
     with err.status("indexing the corpus and computing features"):
         ranker = EvidenceRanker().index(bench.corpus)
     with err.status(f"fitting on all {len(bench.queries)} queries"):
@@ -49,7 +48,6 @@ def ranker_report(
     nested: Annotated[bool, flag("--nested/--no-nested", help="Also choose the LightGBM settings by nested cross-validation, fold by fold (about 20 minutes more).")] = True,
 ) -> None:
     """Cross-validated figures, author prior on/off, feature ablation, nested cross-validation of the settings, a learning curve and the paired test against the best baseline."""
-    from latin_intertext.benchmark import load_benchmark
     from latin_intertext.evaluate.nested import settings_grid
     from latin_intertext.evaluate.ranker_report import build_ranker_report as report, plot, registered_baselines, to_markdown, variants
     from latin_intertext.evaluate.runs import write_trec_run
@@ -59,7 +57,7 @@ def ranker_report(
     dataset = dataset_folder(dataset)
     png = beside(out, ".png", "chart")
     check_command_outputs(out, png, json_out, save_run, inputs=[dataset])
-    bench = load_benchmark(dataset)
+    bench = load_scored_benchmark(dataset)
 
     grid = settings_grid() if nested else ()
     steps = 2 + len(variants()) + len(registered_baselines()) + len(grid) * cv  # the index, each variant, the learning curve, each baseline, each fold's settings
@@ -92,7 +90,6 @@ def transfer_report(
     """The gold read backwards: cited epic lines search all of Valerius Flaccus, the ranker fitted out of fold on the benchmark."""
     from rich.progress import Progress
 
-    from latin_intertext.benchmark import load_benchmark
     from latin_intertext.evaluate.runs import write_trec_run
     from latin_intertext.evaluate.transfer import build_transfer_report, query_text_files, to_markdown, transfer_baselines
     from latin_intertext.serve.corpora import tess_corpus
@@ -101,7 +98,7 @@ def transfer_report(
     dataset = dataset_folder(dataset)
     check_command_outputs(out, json_out, save_run, inputs=[dataset])
     corpus = tess_corpus(query_text_files(resolve_sources(sources))).lines  # a wrong --sources is told before the benchmark loads
-    bench = load_benchmark(dataset)
+    bench = load_scored_benchmark(dataset)
     with Progress(console=err) as bar:
         task = bar.add_task("searching the reversed queries", total=1 + len(transfer_baselines()))
         report = build_transfer_report(bench, corpus, cv, on_step=lambda name: bar.update(task, advance=1, description=name))

@@ -11,7 +11,7 @@ from latin_intertext.evaluate.breakdown import per_author, per_span_length
 from latin_intertext.evaluate.metrics import HEADLINE, METRICS, Evaluation, evaluate_run
 from latin_intertext.evaluate.runs import OrderWarning
 from latin_intertext.evaluate.cv import span_group_ids
-from latin_intertext.evaluate.stats import RESAMPLES, SEED, Interval, bootstrap_ci, cluster_bootstrap_ci
+from latin_intertext.evaluate.stats import FEW_FOR_BOOTSTRAP, RESAMPLES, SEED, Interval, bootstrap_ci, cluster_bootstrap_ci
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class RunReport:
     config: dict = field(default_factory=dict)
     order_warnings: tuple[OrderWarning, ...] = ()  # queries of a run file whose scores contradict its ranks
     ci95_span_groups: dict[str, Interval] = field(default_factory=dict)  # resampling span groups, not queries
-    breakdown_ci95: dict[str, dict[str, Interval]] = field(default_factory=dict)  # per author / span length: nDCG@10's interval
+    breakdown_ci95: dict[str, dict[str, Interval]] = field(default_factory=dict)  # per author / span length: nDCG@10's interval (rows of enough queries)
 
     def breakdowns(self) -> dict[str, dict[str, Evaluation]]:
         """The groups a run is broken down by, each by its name in the report."""
@@ -86,7 +86,10 @@ def build_report(run: Run, bench: Benchmark, retriever: str, config: dict | None
         {"bootstrap_resamples": resamples, "bootstrap_seed": seed, **(config or {})},
         order_warnings,
         dict(zip(ci_metrics, clustered)),
-        {kind: {key: bootstrap_ci(ev.per_query[BREAKDOWN_CI], resamples, seed)[0] for key, ev in groups.items()} for kind, groups in breakdowns.items()},
+        {
+            kind: {key: bootstrap_ci(ev.per_query[BREAKDOWN_CI], resamples, seed)[0] for key, ev in groups.items() if len(ev.query_ids) >= FEW_FOR_BOOTSTRAP}
+            for kind, groups in breakdowns.items()
+        },
     )
 
 
@@ -108,8 +111,8 @@ def plot_breakdown(report: RunReport, path: Path | str) -> Path:
             x = [i + (j - (len(BREAKDOWN_PLOTTED) - 1) / 2) * width for i in range(len(names))]
             values = [groups[n].means[metric] for n in names]
             errors = None
-            if metric == BREAKDOWN_CI and all(n in intervals for n in names):
-                errors = [[v - intervals[n].low for v, n in zip(values, names)], [intervals[n].high - v for v, n in zip(values, names)]]
+            if metric == BREAKDOWN_CI:  # a row of too few queries has no interval, and no error bar
+                errors = [[v - intervals[n].low if n in intervals else 0 for v, n in zip(values, names)], [intervals[n].high - v if n in intervals else 0 for v, n in zip(values, names)]]
             ax.bar(x, values, width, yerr=errors, capsize=3, color=colour, label=label)
             ax.axhline(report.metrics[metric], color=colour, ls="--", lw=1)
         ax.set_xticks(range(len(names)), [f"{n}\n({len(groups[n].query_ids)} queries)" for n in names], fontsize=8)

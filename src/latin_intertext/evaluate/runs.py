@@ -142,7 +142,7 @@ def order_warning(qid: str, lines: list[Line]) -> OrderWarning | None:
     elif better.score == worse.score:
         why = "ties with"
     else:
-        why = "equals as a 32-bit float (trec_eval's precision)"
+        why = "equals, as a 32-bit float (trec_eval's precision),"
     return OrderWarning(
         qid,
         better.lineno,

@@ -17,6 +17,9 @@ import numpy as np
 
 SEED = 20210601  # fixed so that reported intervals are reproducible
 RESAMPLES = 10_000
+# Below this many values (queries, or queries that differ) a percentile bootstrap interval is too unstable to read:
+# over so few it runs narrow, and can leave out 0 where a difference is no more than chance.
+FEW_FOR_BOOTSTRAP = 20
 
 
 @dataclass(frozen=True)

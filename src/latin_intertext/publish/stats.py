@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 
 from latin_intertext.benchmark import Benchmark
@@ -19,24 +17,6 @@ REFERENCE = {
     "gold_parallels": 945,
     "authors": {"Ovid": 11995, "Vergil": 9896, "Statius": 9731, "Lucan": 8053},
     "works": {"Lucan": "Bellum Civile", "Ovid": "Metamorphoses", "Statius": "Thebaid", "Vergil": "Aeneid"},
-}
-
-
-def records_sha256(rows: list[dict]) -> str:
-    """sha256 of a config's records in their order, each as JSON with sorted keys: the same for the same data,
-    however a parquet writer encodes it."""
-    digest = hashlib.sha256()
-    for row in rows:
-        digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode("utf-8") + b"\n")
-    return digest.hexdigest()
-
-
-# records_sha256 of each config of v1.0.0, as `build` makes it from the pinned sources: what its figures cannot show
-# (a verse, a query or a qrels row edited, with the checksums recomputed) these do.
-RELEASE_RECORDS = {
-    "corpus": "42bea8e3195f2a005160d320e91bb6b72ddb41123d0d16e2ff53cdaa42066e36",
-    "queries": "c370f3885f9d2aa7f690249bb5ad7f7ec3a2f42cb4b642ce2d541a4edead8dfc",
-    "qrels": "4ea8598d7ef95adcf2e4dd5fb0a06f3bb66f9fe847304d127c84d1c8b6ba0543",
 }
 
 

@@ -10,11 +10,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from latin_intertext.benchmark import Benchmark, Query, benchmark_from_rows, checksum_problems, identity_problems, read_rows, reference_problems, schema_problems
+from latin_intertext.benchmark import RELEASE_RECORDS, Benchmark, Query, benchmark_from_rows, checksum_problems, identity_problems, read_rows, records_sha256, reference_problems, schema_problems
 from latin_intertext.build.dataset import VF_BOOK, doc_id, query_id
 from latin_intertext.errors import ValidationError
 from latin_intertext.publish.card import render_card
-from latin_intertext.publish.stats import RELEASE_RECORDS, compare_with_reference, compute_stats, records_sha256
+from latin_intertext.publish.stats import compare_with_reference, compute_stats
 from latin_intertext.publish.writer import beir_lines
 
 
