@@ -388,6 +388,13 @@ def test_page_marks_the_fallback_retriever_and_says_why():
     assert "(fallback)" not in explicit.text
 
 
+def test_the_api_description_names_the_corpus_served_and_offers_the_queries_only_with_the_benchmark(client):
+    served = client.get("/openapi.json").json()["info"]["description"]
+    assert "in the corpus served here (benchmark: 39,675 lines)" in served and "; browse the benchmark's 482 Valerius Flaccus queries" in served
+    own = TestClient(create_app(Searcher.from_tess([USER_TEXTS / "lucretius.sample.tess"], retriever="bm25"))).get("/openapi.json").json()
+    assert "in the corpus served here (tess: 7 lines)" in own["info"]["description"] and "Valerius Flaccus" not in own["info"]["description"]
+
+
 def test_the_page_shows_the_terms_of_a_tesserae_score(benchmark):
     tesserae = TestClient(create_app(Searcher.from_benchmark(benchmark, "tesserae")))
     page = tesserae.get("/", params={"q": "invita, o regina, tuo de vertice cessi", "k": 3})

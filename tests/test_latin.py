@@ -578,10 +578,12 @@ def test_known_words_and_short_unknown_forms_keep_their_lemma():
 
 @pytest.mark.parametrize(
     ("form", "expected"),
-    [("animaeque", ("animae", "que")), ("seque", ("se", "que")), ("inque", ("in", "que")), ("macetumque", ("macetum", "que"))],
+    [("animaeque", ("animae", "que")), ("seque", ("se", "que")), ("inque", ("in", "que")), ("colloque", ("collo", "que")),
+     ("deque", ("de", "que")), ("mene", ("me", "ne")), ("macetumque", ("macetum", "que")), ("inoque", ("ino", "que"))],
 )
 def test_enclitic_is_split_where_the_lexicon_reads_a_rare_word_or_knows_nothing(form, expected):
-    """*animaeque* is not *animaequus*, nor *seque* *sequor*; *Macetumque* is a name plus -que."""
+    """*animaeque* is not *animaequus*, nor *seque* *sequor*; *Macetumque* is a name plus -que, and so is *Inoque*,
+    whose name has three letters only."""
     assert latin.split_enclitic(form) == expected
 
 
@@ -783,6 +785,14 @@ def test_full_width_characters_are_read_as_ascii_one_for_one():
     assert latin.composed("ａｒｍａ ā́rma") == "arma " + unicodedata.normalize("NFC", "ā́rma")  # and accents still composed
 
 
+def test_every_full_width_form_of_an_ascii_character_is_read_as_that_character():
+    """The whole block, from the full-width ! to the full-width ~, and the ideographic space, as NFKC reads them."""
+    import unicodedata
+
+    typed = "".join(map(chr, range(0xFF01, 0xFF5F))) + "\u3000"
+    assert latin.composed(typed) == unicodedata.normalize("NFKC", typed) == "".join(map(chr, range(0x21, 0x7F))) + " "
+
+
 def test_mis_decoded_punctuation_is_not_part_of_a_word():
     """An em dash read as Latin-1 (as some Tesserae texts carry it) separates words like the dash it was."""
     assert [w for w, _, _ in latin.words("arma\u00e2\u0080\u0094virum")] == ["arma", "virum"]
@@ -941,15 +951,24 @@ def test_a_word_broken_by_an_invisible_character_a_line_end_hyphen_or_brackets_r
     assert latin.sound_text(pasted) == "arma uirumque cano"
 
 
+@pytest.mark.parametrize("invisible", ["\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"])
+def test_each_invisible_character_inside_a_word_is_dropped(invisible):
+    """The soft hyphen, the zero-width space, non-joiner and joiner, the word joiner and the byte-order mark: each,
+    pasted inside a word, leaves one word that reads as typed."""
+    pasted = f"Arma vi{invisible}rumque cano"
+    assert latin.lemmas(pasted) == ["arma", "uir", "cano"] and latin.sound_text(pasted) == "arma uirumque cano"
+
+
 def test_brackets_and_hyphens_between_words_stay_between_words():
     assert [t.form for t in latin.tokenize("[Arma] vi- rumque cano")] == ["Arma", "vi", "rumque", "cano"]
     assert [t.form for t in latin.tokenize("arma-\n\n")] == ["arma"]
 
 
 def test_the_deponent_labi_and_the_noun_labor_are_two_lemmas():
-    """*labentia* (sliding) is no form of *labor, laboris* (toil): the verb's forms take *labi* (lemmatiser v28)."""
+    """*labentia* (sliding) is no form of *labor, laboris* (toil): the verb's forms take *labi* (lemmatiser v28); the
+    noun's older nominative *labos* (Valerius Flaccus' *arduus inde labos*) stays the noun."""
     verb = [latin.lemma_candidates(w) for w in ("labentia", "labitur", "lapsus", "labuntur")]
-    noun = [latin.lemma_candidates(w) for w in ("labores", "laboris", "laborem")]
+    noun = [latin.lemma_candidates(w) for w in ("labores", "laboris", "laborem", "labos")]
     assert all("labi" in c and "labor" not in c for c in verb) and all("labor" in c and "labi" not in c for c in noun)
     assert latin.lemmas("labitur labores") == ["labi", "labor"]
 

@@ -108,6 +108,13 @@ def test_cli_search_of_tesserae_la_says_what_its_index_left_out(home, tmp_path, 
     assert report["malformed"] == ["tesserae-la/poeta.carmina.tess:3: no <citation> followed by a tab or space: 'no citation here'"]
 
 
+def test_cli_search_of_tesserae_la_names_only_what_its_index_left_out(home, capsys):
+    build_tesserae_index(files=[LUCRETIUS])  # one blank line; nothing malformed, no citation without text
+    assert main(["search", "arma", "--tesserae-la", "--k", "1"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"the index of Tesserae-la leaves out 1 blank line(s), each listed in {index_dir() / 'report.json'}" in err
+
+
 @pytest.mark.parametrize("damage", ["truncated", "other lemmatiser", "sidecar"])
 def test_a_damaged_search_model_is_a_clear_error_not_an_abort(trained_model, home, capsys, damage):
     """LightGBM aborts the whole process (exit 134) on a truncated model: the sidecar's sha256 is checked first."""

@@ -808,6 +808,7 @@ def test_a_hit_found_through_its_neighbour_says_which_line_shares_the_words(tmp_
     via = hit.via_neighbour
     assert via.side == "previous" and via.citation.locus == "1.1" and [m.lemma for m in via.matches] == ["nauta"]
     assert hit.to_dict()["via_neighbour"]["citation"]["label"] == "Poeta, Text 1.1"
+    assert [m["lemma_shown"] for m in hit.to_dict()["via_neighbour"]["matches"]] == ["nauta"]  # as a hit's own matches
     monkeypatch.setattr(s.retriever, "score_all", lambda text: np.array([2.0, 0.0, 0.0]))
     assert s.search("fortis nauta", k=1)[0].via_neighbour is None  # a hit with words of its own needs no neighbour
 
@@ -825,6 +826,8 @@ def test_a_passage_mostly_of_no_latin_words_is_noted_and_no_query_of_the_benchma
     note = searcher.weak_passage_note("the quick brown fox jumps")
     assert note and note.startswith("4 of the passage's 5 words in small letters are no Latin word the lexicon knows (the, quick, brown, jumps)")
     assert searcher.weak_passage_note("Idumen Macetumque Cleonaeo") is None  # names, which no lexicon need know
+    assert searcher.weak_passage_note("arma quick") is None  # one word no lexicon knows is no sign the passage is no Latin
+    assert searcher.weak_passage_note("arma virumque the quick").startswith("2 of the passage's 4 words in small letters")  # half is
     assert not [q.id for q in benchmark.queries if searcher.weak_passage_note(q.text)]
     assert searcher.payload("the quick brown fox jumps", searcher.search("the quick brown fox jumps", k=1))["note"] == note
 
@@ -851,6 +854,7 @@ def test_a_file_name_is_shown_as_a_title_roman_numerals_in_capitals_of_and_the_i
     assert display_name("bellum_civile") == "Bellum Civile"
     assert display_name("avitus_of_vienne") == "Avitus of Vienne" and display_name("pliny_the_elder") == "Pliny the Elder"
     assert display_name("vergil_pseudo") == "Pseudo-Vergil" and display_name("hilary_of_poitiers_pseudo") == "Pseudo-Hilary of Poitiers"
+    assert display_name("the_poet") == "The Poet" and display_name("pseudo") == "Pseudo"  # a first word is capitalised; a name alone
 
 
 @pytest.mark.parametrize("nth, label", [(1, ""), (2, " (2nd so cited)"), (3, " (3rd so cited)"), (4, " (4th so cited)"), (11, " (11th so cited)"), (21, " (21st so cited)"), (112, " (112th so cited)")])
@@ -858,6 +862,25 @@ def test_a_repeated_citation_is_labelled_by_its_place(nth, label):
     from latin_intertext.serve.corpora import repeated_citation
 
     assert repeated_citation(nth) == label
+
+
+def test_an_unknown_author_is_answered_with_the_keys_it_may_mean_else_with_the_corpus_s_authors(tmp_path):
+    def refusal(corpus, name: str) -> str:
+        with pytest.raises(UnknownAuthorError) as info:
+            corpus.author_mask([name])
+        return str(info.value)
+
+    corpus = tess_corpus([LUCRETIUS, SILIUS])
+    assert refusal(corpus, "lu") == "Unknown author(s): 'lu'. Did you mean: lucretius?"  # a key it begins
+    assert refusal(corpus, "lucretus") == "Unknown author(s): 'lucretus'. Did you mean: lucretius?"  # a close spelling
+    assert refusal(corpus, "homer") == "Unknown author(s): 'homer'. Authors in corpus 'tess': lucretius, silius."
+    for n in (40, 41):  # the first 40 authors are listed, and how many there are when there are more
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        for i in range(n):
+            (folder / f"poet{i:02d}.carmina.tess").write_text("<poet. 1.1>\tarma virumque cano\n", encoding="utf-8")
+        listed = refusal(tess_corpus(sorted(folder.iterdir())), "homer").split(": ", 2)[2]
+        assert listed == ", ".join(f"poet{i:02d}" for i in range(40)) + ("." if n == 40 else " ... (41 in all).")
 
 
 def test_an_author_is_found_by_the_name_shown_as_well_as_by_the_key(sources_dir):

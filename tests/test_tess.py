@@ -294,11 +294,14 @@ def test_a_line_holding_a_duplicate_and_a_citation_without_text_reports_both(tmp
 def test_a_space_closing_a_citation_and_a_work_run_into_the_locus_are_read_as_their_citations(tmp_path):
     """Walahfrid's ``<walahfr. carm. 5.1 >`` (a space before the ``>``: 384 lines of 19 Tesserae-la texts) and Sallust's
     ``<sal.  Cat..20.9>`` (the work's abbreviation run into the locus by a double stop: every line of both his files)."""
-    path = write_tess(tmp_path, "<walahfr. carm. 5.1 >\tIudicii secreta dei", "<sal.  Cat..20.9>\tSed ego quae mente agitavi")
+    path = write_tess(
+        tmp_path, "<walahfr. carm. 5.1 >\tIudicii secreta dei", "<sal.  Cat..20.9>\tSed ego quae mente agitavi", "<sal.  Cat..20.10 >\tnam"
+    )
     text = parse_tess(path)
     assert [(t.tess_index, t.work_tag, t.locus, t.text) for t in text.lines] == [
         ("<walahfr. carm. 5.1>", "walahfr. carm.", "5.1", "Iudicii secreta dei"),
         ("<sal. Cat. 20.9>", "sal. Cat.", "20.9", "Sed ego quae mente agitavi"),
+        ("<sal. Cat. 20.10>", "sal. Cat.", "20.10", "nam"),  # both quirks in one citation
     ]
 
 
