@@ -6,7 +6,7 @@ import errno
 import importlib
 import os
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 import typer.core
@@ -15,6 +15,9 @@ from rich.console import Console
 from latin_intertext.cli.options import flag
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import write_outputs
+
+if TYPE_CHECKING:
+    from latin_intertext.benchmark import Benchmark
 
 class _HelpShowsNoType:
     """``--help`` takes no value, so its help line shows none, like every switch of ours (``options.flag``); typer
@@ -88,7 +91,7 @@ def warn(message: str) -> None:
     console.print(f"[yellow]warning:[/] {_escape(message)}", highlight=False)
 
 
-def load_scored_benchmark(dataset):
+def load_scored_benchmark(dataset: "os.PathLike | str") -> "Benchmark":
     """The dataset a command scores or trains on, with a warning when its records are not the release's: the
     figures would be of other data than the version its name says."""
     from latin_intertext import DATASET_VERSION
