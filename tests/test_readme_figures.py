@@ -187,3 +187,35 @@ def test_every_relative_link_of_the_readme_and_its_pages_leads_to_a_file_of_the_
     assert local or page not in PROSE[:1], "the README links to its pages"
     missing = [t for t in local if not (path.parent / t).exists()]
     assert not missing, f"{page} links to {missing}, which do not exist"
+
+
+def _full_git_history() -> bool:
+    import subprocess
+
+    try:
+        shallow = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--is-shallow-repository"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return shallow.strip() == "false"
+
+
+@pytest.mark.skipif(not _full_git_history(), reason="the table is read from the repository's full git history")
+def test_the_record_of_every_regeneration_is_the_table_the_git_history_gives():
+    """docs/evidence-ranker.md's table is `python -m latin_intertext.evaluate.history` over every committed ranker
+    report, never typed in: a regeneration fails here until the page is written again."""
+    from latin_intertext.evaluate import history
+
+    found = history.regenerations(REPO)
+    page = (REPO / "docs" / "evidence-ranker.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- figures:history -->\n(.*?)<!-- /figures:history -->", page, re.S)[1]
+    assert block == history.to_markdown(found)
+    assert found[-1].report == json.loads((RESULTS / "ranker-report.json").read_text(encoding="utf-8")) or _uncommitted_report()
+    last = block.splitlines()[-1]
+    assert last.startswith(f"| {found[-1].commit} | ") and f"| {found[-1].report['metrics']['ndcg_at_10']:.4f} |" in last
+
+
+def _uncommitted_report() -> bool:
+    """The working tree's report differs from the last committed one only while a regeneration is being committed."""
+    import subprocess
+
+    return bool(subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "docs/results/ranker-report.json"], capture_output=True, text=True).stdout.strip())
