@@ -282,3 +282,4 @@ def test_stats_say_where_the_gold_lies(benchmark, dataset_dir, monkeypatch, caps
     assert sum(lines for lines, _ in gold.values()) == 978
     code, out, _err = run_cli(monkeypatch, capsys, "stats", dataset_dir)
     assert code == 0 and re.search(r"Vergil\s*│\s*Aeneid\s*│\s*9,896\s*│\s*538\s*│\s*344 of 482", out)
+    assert "LatinEpicIntertextualityRetrieval (dataset 1.0.0)" in out  # the release's records: a folder edited says otherwise

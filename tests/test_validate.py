@@ -380,6 +380,8 @@ def test_a_folder_whose_records_are_not_the_release_s_is_scored_but_never_called
     assert code == 0
     assert f"warning: {copy}: its qrels records are not those of the v1.0.0 release, so its figures are not v1.0.0's" in " ".join(err.split())
     assert json.loads((tmp_path / "r.json").read_text())["config"]["dataset_version"] == bench.version_label
+    code, out, _err = run_cli(monkeypatch, capsys, "stats", copy)
+    assert code == 0 and "(dataset not 1.0.0: its qrels records differ from the release's)" in " ".join(out.split())
     task = LatinEpicIntertextualityRetrieval(copy)
     with pytest.warns(UserWarning, match="its qrels records are not those of v1.0.0"):
         task.load_data()

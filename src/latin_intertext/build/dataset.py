@@ -21,7 +21,7 @@ from latin_intertext import EPICS, QUERY_FILE_STEM, latin
 from latin_intertext.benchmark import Benchmark, CorpusLine, Query
 from latin_intertext.errors import InputError
 from latin_intertext.sources import manifest
-from latin_intertext.sources.gold import WORKS, GoldParallel, line_ends, read_gold
+from latin_intertext.sources.gold import AUTHOR_NAMES, AUTHORS, WORKS, GoldParallel, line_ends, read_gold
 from latin_intertext.sources.tess import DUPLICATE, Duplicate, Skipped, TessText, author_key, parse_tess
 
 TARGET_FILES = {epic.key: epic.file_stem for epic in EPICS}  # author key -> file stem in naacl2021/texts
@@ -176,11 +176,10 @@ def _beyond(csv_line: int, side: str, span: str, phrase: str, lines: Callable[[i
 def phrases_beyond_spans(parallels: list[GoldParallel], vf_lines: dict[int, str], corpus: list[CorpusLine]) -> list[PhraseBeyondSpan]:
     """Every gold phrase, query side and result side, that quotes words its span does not hold, in file order."""
     texts = {d.id: d.text for d in corpus}
-    names = {author_key(d.tess_index): d.author for d in corpus}
     found = []
     for p in parallels:
         found.append(_beyond(p.csv_line, "query", _span_name("VF", p.vf_start, p.vf_end, VF_BOOK), p.query_phrase, lambda n: vf_lines.get(n, ""), p.vf_start, p.vf_end))
-        target = _span_name(names.get(p.author, p.author.capitalize()), p.line_start, p.line_end, p.book)
+        target = _span_name(AUTHOR_NAMES[p.author], p.line_start, p.line_end, p.book)
         found.append(_beyond(p.csv_line, "result", target, p.result_phrase, lambda n, p=p: texts.get(doc_id(p.author, p.book, n), ""), p.line_start, p.line_end))
     return [f for f in found if f]
 
@@ -277,7 +276,7 @@ def read_corpus(root: Path, report: BuildReport) -> list[CorpusLine]:
                 if author_key(tl.tess_index) != author:
                     raise InputError(f"{tl.path}:{tl.lineno}: citation {tl.tess_index} is not by {author}", hint=f"Files named {stem}.* must hold {author}'s verses only.")
                 book, line = tl.book_line
-                corpus.append(CorpusLine(doc_id(author, book, line), tl.text, author.capitalize(), WORKS[author], book, line, tl.tess_index))
+                corpus.append(CorpusLine(doc_id(author, book, line), tl.text, AUTHOR_NAMES[author], WORKS[author], book, line, tl.tess_index))
     return corpus
 
 
@@ -351,7 +350,7 @@ def build_benchmark(root: Path) -> tuple[Benchmark, BuildReport]:
     every other entry of its naacl2021 folders listed in ``report.ignored``."""
     report = BuildReport(ignored=ignored_files(root))
     corpus = read_corpus(root, report)
-    keys = {(d.author.lower(), d.book, d.line) for d in corpus}
+    keys = {(AUTHORS[d.author], d.book, d.line) for d in corpus}
     parallels = read_gold(root / GOLD_FILE, keys)
     report.files_read += 1
     report.gold_line_ends = line_ends((root / GOLD_FILE).read_bytes())

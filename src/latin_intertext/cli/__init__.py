@@ -12,6 +12,7 @@ import typer
 import typer.core
 from rich.console import Console
 
+from latin_intertext import DATASET_NAME, DATASET_VERSION
 from latin_intertext.cli.options import flag
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import write_outputs
@@ -48,7 +49,7 @@ class _App(typer.Typer):
 app = _App(
     cls=_Group,
     name="latin-intertext",
-    help="Build, evaluate and search Latin intertextuality benchmarks (LatinEpicIntertextualityRetrieval v1.0.0).",
+    help=f"Build, evaluate and search Latin intertextuality benchmarks ({DATASET_NAME} v{DATASET_VERSION}).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

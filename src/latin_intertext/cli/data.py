@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from latin_intertext import HUB_REPO_ID
+from latin_intertext import DATASET_NAME, DATASET_VERSION, HUB_REPO_ID
 from latin_intertext.cli import app, make_console
 from latin_intertext.cli.options import DatasetArg, DatasetOpt, SourcesOpt, dataset_folder, flag
 from latin_intertext.errors import LatinIntertextError, ValidationError
@@ -112,7 +112,7 @@ def stats(
     if as_json:
         print(json.dumps(figures, indent=2))
         return
-    table = Table(title="LatinEpicIntertextualityRetrieval v1.0.0")
+    table = Table(title=f"{DATASET_NAME} (dataset {bench.version_label})")  # v1.0.0 only for the release's records
     table.add_column("item")
     table.add_column("value", justify="right")
     for item, value in stats_rows(figures):

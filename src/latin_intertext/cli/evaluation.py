@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from latin_intertext import DATASET_NAME
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.cli import app, console, load_scored_benchmark, make_console, warn, write_and_say
 from latin_intertext.cli.options import RETRIEVERS_HELP, DatasetOpt, ResamplesOpt, dataset_folder, plot_option, save_json_option
@@ -312,6 +313,6 @@ def leaderboard(
         warn_missing(entries[-1].report.evaluation, str(path))
     if not entries:
         raise LatinIntertextError("Nothing to put on the leaderboard: every retriever was skipped and no --run was given.")
-    markdown = to_markdown(entries, skipped, f"LatinEpicIntertextualityRetrieval leaderboard (dataset {bench.version_label})")
+    markdown = to_markdown(entries, skipped, f"{DATASET_NAME} leaderboard (dataset {bench.version_label})")
     out.print(markdown, markup=False)
     write_and_say((out_path, lambda tmp: tmp.write_text(markdown, encoding="utf-8")), (png, lambda tmp: plot(entries, tmp)))

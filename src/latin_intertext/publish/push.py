@@ -50,7 +50,7 @@ def push(root: Path, repo_id: str, *, dry_run: bool = False, revision: str | Non
 
     api = HfApi(token=token)
     api.create_repo(repo_id, repo_type="dataset", exist_ok=True)
-    commit = api.upload_folder(folder_path=str(root), repo_id=repo_id, repo_type="dataset", revision=revision, commit_message="Publish LatinEpicIntertextualityRetrieval")
+    commit = api.upload_folder(folder_path=str(root), repo_id=repo_id, repo_type="dataset", revision=revision, commit_message=f"Publish {DATASET_NAME}")
     if revision != VERSION_TAG:  # the MTEB task loads this tag (its metadata's dataset revision), so it must exist
         api.create_tag(repo_id, tag=VERSION_TAG, tag_message=f"{DATASET_NAME} {VERSION_TAG}", revision=commit.oid, repo_type="dataset", exist_ok=True)
     return plan

@@ -32,13 +32,12 @@ from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve.base import LearnedRetriever, Retriever, register, requirement, top_k
+from latin_intertext.vectors import load_vectors, unit_vectors
 
 
 @requirement("word vectors")
 def _default_vectors():
     """The lemma vectors of ``latin-intertext train-vectors``, where it saves them (memory-mapped: cheap to open)."""
-    from latin_intertext.vectors import load_vectors
-
     return load_vectors()
 
 
@@ -64,8 +63,6 @@ class Word2VecAlign(Retriever):
         self.soft_weight = soft_weight
 
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
-        from latin_intertext.vectors import load_vectors, unit_vectors
-
         kv = load_vectors(Path(self.vectors_path) if self.vectors_path else None)
         self._vocab: dict[str, int] = {}
         rows, cols = [], []
@@ -80,7 +77,7 @@ class Word2VecAlign(Retriever):
         self._idf = np.log((n_lines + 1) / (df + 1)) + 1
         self._max_idf = float(np.log(n_lines + 1) + 1)
         words = list(self._vocab)
-        self._unit, self._known = unit_vectors(kv, words)
+        self._unit, _ = unit_vectors(kv, words)  # unknown lemmas get zero vectors: no neighbour of anything
         self._kv = kv
 
     def _query_terms(self, text: str) -> tuple[list[str], np.ndarray]:
@@ -100,8 +97,6 @@ class Word2VecAlign(Retriever):
         """Per distinct query lemma: its IDF, its ``neighbours`` nearest corpus lemmas, nearest first, with their cosines,
         and its own corpus id (-1 if the corpus lacks it). Independent of ``threshold`` and ``soft_weight``, and of
         any smaller ``neighbours`` (the first ones), so tuning reuses it."""
-        from latin_intertext.vectors import unit_vectors
-
         lemmas, idf = self._query_terms(text)
         if not lemmas:
             return []

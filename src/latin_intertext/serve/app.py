@@ -31,7 +31,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, Strict
 from pydantic_core import PydanticCustomError
 
-from latin_intertext import latin
+from latin_intertext import __version__, latin
 from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.corpora import describe_lines
@@ -46,7 +46,7 @@ MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_UPLOAD_FILES = 10
 AUTHOR_HELP = "Only lines by these authors: keys or names (e.g. 'vergil'), repeated or comma-separated; all if empty (a value that names none, such as ',', is refused)."
 HELD_UPLOADS = 3  # uploads kept indexed in memory, the most recently used, so that the same files are not indexed again
-METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # MTEB's names, as everywhere in the project
+QUERY_METRICS = ("ndcg_at_10", "recall_at_10", "recall_at_100")  # a benchmark query's figures, by MTEB's names as everywhere in the project
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 HitCount = Annotated[int, Field(ge=1, le=MAX_K, description="How many parallels to return.")]  # GET's k and POST's
 JSON_EXAMPLE = '{"text": "arma virumque cano", "k": 10, "authors": ["vergil"]}'
@@ -264,7 +264,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     app = FastAPI(
         title="latin-intertext search",
-        version="0.1.0",
+        version=__version__,
         description=(
             f"Find verbal parallels to a Latin passage in the corpus served here ({searcher.corpus.name}: "
             f"{describe_lines(searcher.corpus.report.counts())}) or in your own .tess texts, with the shared words of every hit "
@@ -333,7 +333,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         return run_cache[qid]
 
     def query_detail(qid: str) -> QueryDetail:
-        from latin_intertext.evaluate.metrics import evaluate_run
+        from latin_intertext.evaluate.metrics import METRICS, evaluate_run
 
         if not bench:
             raise QueryError("This server has no benchmark loaded: start it with --dataset DIR.")
@@ -341,7 +341,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             raise NotFoundError(f"No benchmark query {qid!r}. Query ids read vf-{{book}}-{{first line}}-{{last line}}, e.g. vf-1-1-1; see /api/queries.")
         run = system_run(qid)
         gold = bench.qrels.get(qid, {})
-        scores = evaluate_run({qid: run}, {qid: gold}).means
+        scores = evaluate_run({qid: run}, {qid: gold}, {m: METRICS[m] for m in QUERY_METRICS}).means
         ranks = {doc_id: r for r, doc_id in enumerate(run, start=1)}
         gold_lines = []
         for doc_id in gold:
@@ -351,7 +351,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
                 continue
             gold_lines.append(GoldLine(searcher.citation(i), searcher.text_of(i), ranks.get(doc_id)))
         gold_lines.sort(key=lambda g: (g.rank is None, g.rank or 0, g.citation.id))
-        return QueryDetail(queries[qid], {m: round(float(scores[m]), 4) for m in METRICS}, gold_lines)
+        return QueryDetail(queries[qid], {m: round(float(scores[m]), 4) for m in QUERY_METRICS}, gold_lines)
 
     # --- HTML pages --------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

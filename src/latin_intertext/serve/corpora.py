@@ -43,13 +43,12 @@ from latin_intertext.benchmark import Benchmark, CorpusLine
 from latin_intertext.build.dataset import doc_id
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.latin import MAX_PHRASE_WORDS, has_latin_words, phrases, strip_diacritics, word_count
-from latin_intertext.sources.gold import WORKS
-from latin_intertext.sources.tess import TessLine, TessText, tess_stem
+from latin_intertext.sources.gold import AUTHOR_NAMES, WORKS
+from latin_intertext.sources.tess import TessLine, TessText, book_and_line, tess_stem
 from latin_intertext.sources.tesserae_la import TessRead, read_tess
 
 # File stems of the benchmark's four epics, as named in naacl2021/ and tesserae-la/.
 EPIC_STEMS = {epic.file_stem: epic.key for epic in EPICS}
-_BOOK_LINE = re.compile(r"^(\d+)\.(\d+)$")
 _KEY_BAD = re.compile(r"[^a-z0-9_]+")
 _LOCUS_BAD = re.compile(r"[^a-z0-9_-]+")
 LONG_LINE_WORDS = MAX_PHRASE_WORDS  # a prose section (or a whole poem); the benchmark's epics have at most 15 words a line
@@ -273,29 +272,29 @@ class _Builder:
         ``user_...``) and cited as that epic's author and work, marked "your file"."""
         author_key, work_key = split_stem(stem)
         epic = EPIC_STEMS.get(stem)
-        author = display_name(epic) if epic else display_name(author_key)
+        author = AUTHOR_NAMES[epic] if epic else display_name(author_key)
         work = WORKS[epic] if epic else display_name(work_key)
         if apart_from:
-            author, work = f"{display_name(EPIC_STEMS[apart_from])} (your file)", WORKS[EPIC_STEMS[apart_from]]
+            author, work = f"{AUTHOR_NAMES[EPIC_STEMS[apart_from]]} (your file)", WORKS[EPIC_STEMS[apart_from]]
         sections = len({tl.work_tag for tl in text.lines}) > 1  # (ids key on the whole tag, as always)
         shown_sections = _distinct_parts({tl.section for tl in text.lines})  # several works in one file: "jul. 49.4"
         dup_notes = {tl.lineno: note for tl, note in duplicates}
         all_lines = sorted([*text.lines, *(tl for tl, _ in duplicates)], key=lambda tl: tl.lineno)
         for tl in all_lines:
-            m = _BOOK_LINE.match(tl.locus)
-            if epic and m:
-                base = doc_id(epic, int(m[1]), int(m[2]))
-                group = ("epic", epic, int(m[1]))
+            numbered = book_and_line(tl.locus)
+            if epic and numbered:
+                base = doc_id(epic, *numbered)
+                group = ("epic", epic, numbered[0])
             else:
                 section = key(tl.section) if sections and tl.section else ""  # a line whose tag names no work has no section
                 base = f"{author_key}.{work_key}-" + (f"{section}-" if section else "") + locus_key(tl.locus)
                 group = ("tess", stem, section)
-            units = phrases(tl.text) if not (epic and m) and word_count(tl.text) > LONG_LINE_WORDS else [tl.text]
+            units = phrases(tl.text) if not (epic and numbered) and word_count(tl.text) > LONG_LINE_WORDS else [tl.text]
             if len(units) > 1:
                 self.report.long_lines += 1
                 self.report.phrases += len(units)
             nums = [int(n) for n in re.findall(r"\d+", tl.locus)]
-            book, line_no = (int(m[1]), int(m[2])) if m else (nums[0] if len(nums) > 1 else 0, nums[-1] if nums else 0)
+            book, line_no = numbered or (nums[0] if len(nums) > 1 else 0, nums[-1] if nums else 0)
             line_id, nth = self.unique(base)  # a line's id, whole or cut: a duplicate's ~N is the same either way
             whole = len(units) == 1
             locus = " ".join(filter(None, [shown_sections.get(tl.section), tl.locus])) + repeated_citation(nth)

@@ -15,6 +15,7 @@ from latin_intertext import EPICS
 from latin_intertext.errors import InputError
 
 AUTHORS = {epic.author: epic.key for epic in EPICS}
+AUTHOR_NAMES = {epic.key: epic.author for epic in EPICS}
 WORKS = {epic.key: epic.work for epic in EPICS}
 REQUIRED_COLUMNS = (
     "VF: Line Start",

@@ -62,10 +62,15 @@ class TessLine:
 
     @property
     def book_line(self) -> tuple[int, int]:
-        m = _BOOK_LINE.match(self.locus)
-        if not m:
+        if (numbers := book_and_line(self.locus)) is None:
             raise ValueError(f"{self.path}:{self.lineno}: locus {self.locus!r} is not BOOK.LINE")
-        return int(m.group(1)), int(m.group(2))
+        return numbers
+
+
+def book_and_line(locus: str) -> tuple[int, int] | None:
+    """The book and line of a ``BOOK.LINE`` locus (``"1.1"``: ``(1, 1)``); None for any other locus."""
+    m = _BOOK_LINE.match(locus)
+    return (int(m[1]), int(m[2])) if m else None
 
 
 BLANK, NO_TEXT, DUPLICATE = "blank line", "citation without text", "duplicate citation"  # why a line is left out
@@ -159,7 +164,7 @@ def parse_tess(
             problems.append(f"{name}:{lineno}: two citations on one line, <{m['tag']} {m['locus']}> and <{inner['tag']} {inner['locus']}>: a line break lost?")
             continue
         for locus, separator, verse in pieces:
-            if require_book_line and not _BOOK_LINE.match(locus):
+            if require_book_line and book_and_line(locus) is None:
                 problems.append(f"{name}:{lineno}: citation locus {locus!r} is not BOOK.LINE (e.g. <verg. aen. 1.1>)")
                 continue
             text = verse.strip()
