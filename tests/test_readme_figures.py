@@ -41,6 +41,7 @@ def _expected() -> list[str]:
     prior = next(row for label, row in rows.items() if "learned author prior" in label)
     themes = next(row for label, row in rows.items() if "word-vector themes" in label)
     oracle = next(row for label, row in rows.items() if label.startswith("oracle"))
+    phrases = rows["without phrases"]["vs_full"]
     best = report["best_baseline"]
     curve = report["learning_curve"]
     nested, nested_row = report["nested"], rows[NESTED_LABEL]
@@ -59,6 +60,8 @@ def _expected() -> list[str]:
         f"nDCG@10 climbs from about {curve[0]['ndcg_at_10']:.3f} ({curve[0]['training_queries']:.0f} training queries)",
         "Recall@100: " + ", ".join(f"{row['recall_at_100']:.3f}" for row in curve) + ",",
         f"span-group p {prior['vs_full']['p_randomization_span_groups']:.4f})",
+        "one interval leaves out 0: the learned author prior ({:+.3f}, [{:+.3f}, {:+.3f}]".format(prior["vs_full"]["diff"], *prior["vs_full"]["ci95"]),
+        "Next come the phrase evidence ({:+.3f}, [{:+.3f}, {:+.3f}]".format(phrases["diff"], *phrases["ci95"]),
         "the span-group interval of the nDCG@10 margin is [{:+.3f}, {:+.3f}]".format(*report["paired_tests"][0]["ci95_span_groups"]),
         f"printing {board['dense']['ndcg_at_10']:.4f} and {board['bm25-lemma']['ndcg_at_10']:.4f}, to four places",  # the MTEB example
         f"{'All five folds' if others == 5 else NUMBERS[others] + ' of the five folds'} chose other settings than the shipped ones",
@@ -182,11 +185,19 @@ def test_the_readme_s_quirk_of_phrases_beyond_their_span_quotes_the_build_report
 def test_every_relative_link_of_the_readme_and_its_pages_leads_to_a_file_of_the_repository(page):
     """The README sends readers to docs/latin.md and docs/evidence-ranker.md, and they back: a moved page breaks no link."""
     path = REPO / page
-    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8"))
-    local = [t for t in targets if "://" not in t]
+    links = re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", path.read_text(encoding="utf-8"))
+    local = [(target, anchor) for target, anchor in links if "://" not in target]
     assert local or page not in PROSE[:1], "the README links to its pages"
-    missing = [t for t in local if not (path.parent / t).exists()]
+    missing = [target for target, _ in local if target and not (path.parent / target).exists()]
     assert not missing, f"{page} links to {missing}, which do not exist"
+    unknown = [f"{target}#{anchor}" for target, anchor in local if anchor and anchor not in _anchors(path.parent / target if target else path)]
+    assert not unknown, f"{page} links to {unknown}: no heading of that page gives such an anchor"
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation but hyphens dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
 
 
 def _full_git_history() -> bool:
@@ -219,3 +230,13 @@ def _uncommitted_report() -> bool:
     import subprocess
 
     return bool(subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "docs/results/ranker-report.json"], capture_output=True, text=True).stdout.strip())
+
+
+def test_the_readme_lists_the_ranker_s_feature_families_as_the_ranker_defines_them():
+    """Stage 2's list in the README names each family of `ranker.FAMILIES` that the default model uses, and no other."""
+    from latin_intertext.retrieve.ranker import FAMILIES, OPTIONAL_FAMILIES
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    stage_2 = readme[readme.index("**Stage 2**"):readme.index("Lemmas are every candidate simplemma")]
+    listed = re.findall(r"^- \*\*([\w -]+):\*\*", stage_2, re.M)
+    assert sorted(name.lower() for name in listed) == sorted(set(FAMILIES) - set(OPTIONAL_FAMILIES))
