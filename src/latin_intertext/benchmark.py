@@ -235,7 +235,7 @@ def read_rows(root: Path) -> dict[str, list[dict]]:
     for config in CONFIGS:
         path = config_path(root, config)
         try:
-            rows[config] = pq.read_table(path).to_pylist()
+            rows[config] = pq.ParquetFile(path).read().to_pylist()  # not read_table, whose dataset API takes 0.3 s to import
         except (pa.ArrowException, OSError) as exc:
             raise ValidationError(f"{path}: not a readable parquet file ({exc}). {_rebuild(root)}") from exc
     return rows

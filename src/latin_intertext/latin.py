@@ -124,6 +124,7 @@ _CLASSICAL_SPELLINGS = tuple(
         ("^(?!quom)(.+[uv])om" + _ENCLITIC_END, r"\1um"),  # the older -om after u (*divom*, *aevom*, *equom*: -um; *quom* is *cum*)
     )
 )
+_ANY_LATER_SPELLING = re.compile("|".join(f"(?:{later.pattern})" for later, _ in _CLASSICAL_SPELLINGS))
 # The older vowel after consonantal u inside a word (*advorsus*, *Mavors*), which editions keep or modernise: a lemma is
 # keyed by the later spelling (*aduersus*), so that both editions meet. At a word's start (*volnus*) the form itself is
 # respelled (:data:`_CLASSICAL_SPELLINGS`); a lexicon's headwords may still have it there (Words' *uolnus*).
@@ -778,10 +779,11 @@ def classical_spelling(lower: str) -> str:
     """``lower`` (a lower-case word) written classically where a later or older edition spells it otherwise (*coelo*:
     *caelo*, *volnera*: *vulnera*; :data:`_CLASSICAL_SPELLINGS`; *sumtus*, *peremto*: *sumptus*, *perempto*,
     :func:`_with_mpt`)."""
-    for later, classical in _CLASSICAL_SPELLINGS:
-        respelled = later.sub(classical, lower, count=1)
-        if respelled != lower:
-            return respelled
+    if _ANY_LATER_SPELLING.search(lower):  # one search first: most words need none of the respellings
+        for later, classical in _CLASSICAL_SPELLINGS:
+            respelled = later.sub(classical, lower, count=1)
+            if respelled != lower:
+                return respelled
     return _with_mpt(lower)
 
 

@@ -95,7 +95,6 @@ def warn(message: str) -> None:
 def load_scored_benchmark(dataset: "os.PathLike | str") -> "Benchmark":
     """The dataset a command scores or trains on, with a warning when its records are not the release's: the
     figures would be of other data than the version its name says."""
-    from latin_intertext import DATASET_VERSION
     from latin_intertext.benchmark import load_benchmark
 
     bench = load_benchmark(dataset)

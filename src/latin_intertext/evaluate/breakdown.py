@@ -37,8 +37,8 @@ def authors(qrels: Qrels) -> list[str]:
 def run_for_author(run: Run, qrels: Qrels, author: str) -> Run:
     """``run`` without each query's relevant lines of other authors: right answers, which ``author``'s qrels
     alone would count as wrong ones."""
-    others = {q: {d for d, r in docs.items() if r > 0 and doc_author(d) != author} for q, docs in qrels.items()}
-    return {q: {d: s for d, s in docs.items() if d not in others.get(q, ())} for q, docs in run.items()}
+    others = {q: drop for q, docs in qrels.items() if (drop := {d for d, r in docs.items() if r > 0 and doc_author(d) != author})}
+    return {q: {d: s for d, s in docs.items() if d not in others[q]} if q in others else docs for q, docs in run.items()}  # most queries: as they were
 
 
 def per_author(run: Run, qrels: Qrels, metrics: Mapping[str, Metric] = METRICS) -> dict[str, Evaluation]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
@@ -25,6 +24,8 @@ class CharNgram(Retriever):
         self.sublinear_tf = sublinear_tf
 
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
+        from sklearn.feature_extraction.text import TfidfVectorizer  # here: scikit-learn takes a second to import
+
         self._vectorizer = TfidfVectorizer(
             analyzer="char_wb",
             ngram_range=(self.ngram_min, self.ngram_max),

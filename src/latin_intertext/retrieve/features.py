@@ -21,15 +21,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Container, Sequence
+from typing import TYPE_CHECKING, Callable, Container, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
 from latin_intertext.retrieve.pair_evidence import PAIR_FEATURES, query_lemmas
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import TfidfVectorizer
 from latin_intertext.retrieve.postings import Postings
 from latin_intertext.vectors import normalised_rows, unit_vectors
 
@@ -134,6 +136,8 @@ class LineIndex:
         index.open_start = index.before(index.open_end)
         index.scene = scene_bounds(index.prev, index.next, SCENE_LINES)
         index.themes = Themes.of(index, vectors) if vectors is not None else None
+        from sklearn.feature_extraction.text import TfidfVectorizer  # here: scikit-learn takes a second to import
+
         index.char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 3), lowercase=False, sublinear_tf=True, dtype=np.float32)
         index.char_by_line = index.char.fit_transform([u.sound for u in index.units]).tocsr()
         index.char_by_trigram = index.char_by_line.T.tocsr()

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
-from scipy.stats import rankdata
 
 from latin_intertext.benchmark import Benchmark, CorpusLine, Run
 from latin_intertext.errors import LatinIntertextError
@@ -442,6 +441,8 @@ def _rank_fraction(values: np.ndarray) -> np.ndarray:
     """Each value's rank among the query's candidates, 0 for the best, 1 for the worst. Equal values share the best of
     their ranks: ranked by their order in the corpus, they scored equal evidence by where a line stands, which
     favoured the corpus's first author (Vergil, in the benchmark) and any file given first."""
+    from scipy.stats import rankdata  # here: scipy.stats takes half a second to import, and only the ranker needs it
+
     return ((rankdata(-values, method="min") - 1) / max(len(values) - 1, 1)).astype(np.float32)
 
 
