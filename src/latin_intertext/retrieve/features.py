@@ -29,11 +29,11 @@ import scipy.sparse as sp
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
 from latin_intertext.retrieve.pair_evidence import PAIR_FEATURES, query_lemmas
+from latin_intertext.retrieve.postings import Postings
+from latin_intertext.vectors import normalised_rows, unit_vectors
 
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import TfidfVectorizer
-from latin_intertext.retrieve.postings import Postings
-from latin_intertext.vectors import normalised_rows, unit_vectors
 
 CHANNELS = ("lemma", "lemmaset", "form", "stem", "bigram")
 EDGE_CHANNELS = ("head", "tail")  # candidate lemmas of a line's first / last EDGE_WORDS words
