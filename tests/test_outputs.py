@@ -173,7 +173,7 @@ def test_train_ranker_reports_the_size_of_a_model_saved_under_home(tmp_path, mon
     from latin_intertext.retrieve.ranker import EvidenceRanker
 
     monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(corpus=[], queries=[None, None], changed_configs=[]))
+    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset, **_: SimpleNamespace(corpus=[], queries=[None, None], changed_configs=[]))
     monkeypatch.setattr(EvidenceRanker, "index", lambda self, corpus: self)
     monkeypatch.setattr(EvidenceRanker, "fit", lambda self, bench: setattr(self, "unlearnable_queries_", ["vf-1-5"]) or self)
     monkeypatch.setattr(EvidenceRanker, "save", lambda self, path: Path(path).write_text("tree"))

@@ -106,7 +106,7 @@ def fake_ranker_report(monkeypatch):
 
     calls = []
     queries = [SimpleNamespace(id="q"), SimpleNamespace(id="silent")]
-    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset: SimpleNamespace(queries=queries, changed_configs=[]))
+    monkeypatch.setattr("latin_intertext.benchmark.load_benchmark", lambda dataset, **_: SimpleNamespace(queries=queries, changed_configs=[]))
     monkeypatch.setattr(ranker_report, "variants", lambda: [])
     monkeypatch.setattr(ranker_report, "registered_baselines", lambda: [])
     canned = dataclasses.replace(_report(ranker_report), run={"q": {"d": 1.0}})

@@ -368,11 +368,12 @@ def test_a_folder_whose_records_are_not_the_release_s_is_scored_but_never_called
     no report calls its figures v1.0.0's, and MTEB files its results under another revision than the release's."""
     from latin_intertext.evaluate.mteb_task import MODIFIED_REVISION, LatinEpicIntertextualityRetrieval
 
-    assert load_benchmark(dataset_dir).version_label == "1.0.0" and load_benchmark(dataset_dir).changed_configs == []
+    assert load_benchmark(dataset_dir, release_check=True).version_label == "1.0.0" and load_benchmark(dataset_dir, release_check=True).changed_configs == []
+    assert load_benchmark(dataset_dir).records == {}  # hashed only where a report needs it, not on every load (search)
     rows = pq.read_table(config_path(copy, "qrels")).to_pylist()
     twice = next(i for i, row in enumerate(rows) if sum(r["query-id"] == row["query-id"] for r in rows) > 1)  # its query keeps a qrel
     rewrite_parquet(copy, "qrels", lambda rows: rows.pop(twice), reseal=True)
-    bench = load_benchmark(copy)
+    bench = load_benchmark(copy, release_check=True)
     assert bench.changed_configs == ["qrels"] and bench.version_label == "not 1.0.0: its qrels records differ from the release's"
     run = tmp_path / "one.run"
     run.write_text(f"{rows[twice]['query-id']} Q0 {rows[twice]['corpus-id']} 1 1.0 mine\n")

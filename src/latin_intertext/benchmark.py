@@ -74,7 +74,7 @@ class Benchmark:
     qrels: Qrels
     path: Path | None = None
     card: dict = field(default_factory=dict)
-    records: dict[str, str] = field(default_factory=dict)  # records_sha256 of each config, as read from ``path``
+    records: dict[str, str] = field(default_factory=dict)  # records_sha256 of each config read from ``path``, if asked
 
     @property
     def changed_configs(self) -> list[str]:
@@ -90,7 +90,7 @@ class Benchmark:
             return DATASET_VERSION
         if changed := self.changed_configs:
             return f"not {DATASET_VERSION}: its {', '.join(changed)} records differ from the release's"
-        return f"unverified: not read from a dataset folder, so not checked against {DATASET_VERSION}'s records"
+        return f"unverified: its records were not checked against {DATASET_VERSION}'s"
 
     @cached_property
     def doc_index(self) -> dict[str, int]:
@@ -241,8 +241,9 @@ def read_rows(root: Path) -> dict[str, list[dict]]:
     return rows
 
 
-def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
-    """Read a folder written by ``latin-intertext build``; with ``verify``, first check the files read against SHA256SUMS."""
+def load_benchmark(root: Path | str, *, verify: bool = True, release_check: bool = False) -> Benchmark:
+    """Read a folder written by ``latin-intertext build``; with ``verify``, first check the files read against SHA256SUMS;
+    with ``release_check``, hash the records too (``Benchmark.version_label``), which only what reports figures needs."""
     root = Path(root)
     missing = [str(config_path(root, c)) for c in CONFIGS if not config_path(root, c).is_file()]
     if missing:
@@ -256,7 +257,7 @@ def load_benchmark(root: Path | str, *, verify: bool = True) -> Benchmark:
     problems += schema_problems(root)
     if problems:
         raise ValidationError("\n".join(problems) + f". {_rebuild(root)}")
-    return benchmark_from_rows(root, read_rows(root))
+    return benchmark_from_rows(root, read_rows(root), release_check=release_check)
 
 
 def reference_problems(rows: dict[str, list[dict]]) -> list[str]:
@@ -303,7 +304,7 @@ def _listing(problems: list[str]) -> str:
     return "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
 
 
-def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check: bool = True) -> Benchmark:
+def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check: bool = True, release_check: bool = False) -> Benchmark:
     """The benchmark held by the rows of a folder's configs (see :func:`read_rows`) and its ``stats.json``. Nulls and
     scores that are not numbers are refused; with ``check``, so are qrels naming an unknown query or line and scores
     that are no relevance grade (``validate`` lists those instead)."""
@@ -323,4 +324,5 @@ def benchmark_from_rows(root: Path, rows: dict[str, list[dict]], check: bool = T
         card = json.loads(stats_path.read_text(encoding="utf-8")) if stats_path.is_file() else {}
     except ValueError as exc:
         raise ValidationError(f"{stats_path}: not valid JSON ({exc}). {_rebuild(root)}") from exc
-    return Benchmark(corpus, queries, qrels, root, card, {config: records_sha256(rows[config]) for config in RELEASE_RECORDS})
+    records = {config: records_sha256(rows[config]) for config in RELEASE_RECORDS} if release_check else {}
+    return Benchmark(corpus, queries, qrels, root, card, records)

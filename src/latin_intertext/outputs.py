@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -227,3 +228,11 @@ def write_outputs(*outputs: tuple[Path | None, Callable[[Path], object]]) -> lis
         for tmp, (_, write) in zip(tmps, wanted):
             write(tmp)
     return [path for path, _ in wanted]
+
+
+def splice(readme: str, name: str, body: str) -> str:
+    """``readme`` with ``body`` between its ``<!-- figures:NAME -->`` markers: how generated figures enter a page."""
+    pattern = re.compile(rf"(<!-- figures:{re.escape(name)} -->\n).*?(<!-- /figures:{re.escape(name)} -->)", re.S)
+    if not pattern.search(readme):
+        raise LatinIntertextError(f"README has no <!-- figures:{name} --> ... <!-- /figures:{name} --> block to fill.")
+    return pattern.sub(lambda m: m.group(1) + body.rstrip() + "\n" + m.group(2), readme)

@@ -97,7 +97,7 @@ def load_scored_benchmark(dataset: "os.PathLike | str") -> "Benchmark":
     figures would be of other data than the version its name says."""
     from latin_intertext.benchmark import load_benchmark
 
-    bench = load_benchmark(dataset)
+    bench = load_benchmark(dataset, release_check=True)
     if changed := bench.changed_configs:
         warn(
             f"{dataset}: its {', '.join(changed)} records are not those of the v{DATASET_VERSION} release, so its figures are "

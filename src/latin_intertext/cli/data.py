@@ -107,7 +107,7 @@ def stats(
 
         print(json.dumps(descriptive_statistics(dataset_folder(dataset, folder)), indent=2))
         return
-    bench = load_benchmark(dataset_folder(dataset, folder))
+    bench = load_benchmark(dataset_folder(dataset, folder), release_check=True)
     figures = compute_stats(bench)
     if as_json:
         print(json.dumps(figures, indent=2))

@@ -7,7 +7,6 @@ so the README's numbers are always the output of this one command, never typed i
 from __future__ import annotations
 
 import io
-import re
 import shutil
 import tempfile
 from contextlib import redirect_stdout
@@ -20,18 +19,11 @@ import typer
 from latin_intertext.cli import app, main, make_console, write_and_say
 from latin_intertext.cli.options import DatasetOpt, SourcesOpt, dataset_folder
 from latin_intertext.errors import LatinIntertextError
-from latin_intertext.outputs import check_command_outputs, check_outputs
+from latin_intertext.outputs import check_command_outputs, check_outputs, splice
 
 err = make_console(stderr=True)
 BLOCKS = ("dataset", "leaderboard", "ranker", "transfer")
 RESULTS = ("leaderboard.md", "leaderboard.png", "ranker-report.md", "ranker-report.png", "ranker-report.json", "transfer-report.md", "transfer-report.json")
-
-
-def splice(readme: str, name: str, body: str) -> str:
-    pattern = re.compile(rf"(<!-- figures:{re.escape(name)} -->\n).*?(<!-- /figures:{re.escape(name)} -->)", re.S)
-    if not pattern.search(readme):
-        raise LatinIntertextError(f"README has no <!-- figures:{name} --> ... <!-- /figures:{name} --> block to fill.")
-    return pattern.sub(lambda m: m.group(1) + body.rstrip() + "\n" + m.group(2), readme)
 
 
 def _run(args: list[str]) -> str:

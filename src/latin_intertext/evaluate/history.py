@@ -92,9 +92,10 @@ PAGE_BLOCK = "history"  # the page's <!-- figures:history --> block
 
 def write_into(page: Path, repo: Path = Path(".")) -> None:
     """Fill the page's history block with the table of the repository's regenerations."""
-    from latin_intertext.cli.figures import splice
+    from latin_intertext.outputs import splice, write_outputs
 
-    page.write_text(splice(page.read_text(encoding="utf-8"), PAGE_BLOCK, to_markdown(regenerations(repo))), encoding="utf-8")
+    text = splice(page.read_text(encoding="utf-8"), PAGE_BLOCK, to_markdown(regenerations(repo)))
+    write_outputs((page, lambda tmp: tmp.write_text(text, encoding="utf-8")))
 
 
 if __name__ == "__main__":

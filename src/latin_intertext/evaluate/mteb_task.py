@@ -88,7 +88,7 @@ class LatinEpicIntertextualityRetrieval(AbsTaskRetrieval):
         if bench is None:
             from latin_intertext.paths import default_dataset_dir
 
-            bench = load_benchmark(self._dataset_dir or default_dataset_dir())
+            bench = load_benchmark(self._dataset_dir or default_dataset_dir(), release_check=True)
         if changed := bench.changed_configs:  # results must not be filed under the release's revision
             self.metadata = TASK_METADATA.model_copy(update={"dataset": {**TASK_METADATA.dataset, "revision": MODIFIED_REVISION}})
             warnings.warn(
