@@ -6,7 +6,9 @@ Each run is a fresh child process (`latin-intertext build --out TMP --sources DI
 `latin_intertext.cli.main`),
 so its peak RSS is measured with resource.getrusage(RUSAGE_CHILDREN). The reference, timed in this
 process, is reading and hashing every naacl2021 source file: the ratio build / reference says how
-much the build costs over the bare I/O on this machine. Prints figures; it asserts nothing.
+much the build costs over the bare I/O on this machine. The first run is cold: the kept word analyses
+(``word_analyses``) are removed before it, as on the first build after an install; the others are warm.
+Prints figures; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ def one_build(sources: Path, out: Path) -> tuple[float, int]:
 
 
 def main() -> None:
+    from latin_intertext import word_analyses
     from latin_intertext.sources.manifest import load_manifest
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -60,15 +63,18 @@ def main() -> None:
     reference = statistics.median(reference_seconds(args.sources) for _ in range(args.runs))
     walls, peak = [], 0
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
+        word_analyses.store_path().unlink(missing_ok=True)
+        cold, peak = one_build(args.sources, Path(tmp) / "cold")
         for n in range(args.runs):
             wall, rss = one_build(args.sources, Path(tmp) / f"run{n}")
             walls.append(wall)
             peak = max(peak, rss)
     median = statistics.median(walls)
-    print(f"build from {args.sources} ({args.runs} runs, each a fresh process)")
-    print(f"  wall time   median {median:.2f} s   (min {min(walls):.2f}, max {max(walls):.2f})   target <= {TARGET_SECONDS:.0f} s   {'OK' if median <= TARGET_SECONDS else 'OVER'}")
+    print(f"build from {args.sources} (1 cold run, then {args.runs} warm runs, each a fresh process)")
+    print(f"  cold        {cold:.2f} s   (no kept word analyses: the lexicons loaded, every word analysed)   target <= {TARGET_SECONDS:.0f} s   {'OK' if cold <= TARGET_SECONDS else 'OVER'}")
+    print(f"  warm        median {median:.2f} s   (min {min(walls):.2f}, max {max(walls):.2f})   target <= {TARGET_SECONDS:.0f} s   {'OK' if median <= TARGET_SECONDS else 'OVER'}")
     print(f"  peak RSS    {peak / 2**20:.0f} MiB   target < {TARGET_BYTES / 2**30:.0f} GiB   {'OK' if peak < TARGET_BYTES else 'OVER'}")
-    print(f"  reference   read + sha256 of the {len(load_manifest('naacl2021'))} naacl2021 files: median {reference * 1000:.1f} ms   build / reference = {median / reference:.0f}x")
+    print(f"  reference   read + sha256 of the {len(load_manifest('naacl2021'))} naacl2021 files: median {reference * 1000:.1f} ms   warm build / reference = {median / reference:.0f}x")
 
 
 if __name__ == "__main__":

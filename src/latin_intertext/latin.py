@@ -27,6 +27,7 @@ from typing import Callable, Iterable
 import simplemma
 
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.word_analyses import as_frozenset, as_tuple, kept_on_disk, same, sorted_list
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
@@ -744,7 +745,7 @@ def guess_stem(folded: str) -> str:
     return stem if len(stem) >= MIN_GUESSED_STEM else folded
 
 
-@lru_cache(maxsize=WORD_CACHE)
+@kept_on_disk(list, as_tuple, WORD_CACHE)
 def _norm(word: str) -> tuple[str, str, str]:
     """(folded form, lower-case base, enclitic) of one written word; no lemmatising, so cheap (the lexicons are asked
     whether they know the word, and only of a word they do not know whether they know its respellings)."""
@@ -800,7 +801,7 @@ def _with_mpt(lower: str) -> str:
     return respelled if respelled != lower and is_known(split_enclitic(respelled)[0]) else lower
 
 
-@lru_cache(maxsize=WORD_CACHE)
+@kept_on_disk(same, same, WORD_CACHE)
 def name_lemma(base: str) -> str | None:
     """The folded lemma of a lower-case form read as a name, where simplemma has one (*aeneas*: *Aeneas*, *ueneris*:
     *Venus*, *marte*: *Mars*), else None.
@@ -824,7 +825,7 @@ def name_reading(word: str) -> str | None:
     return name_lemma(_norm(word)[1])
 
 
-@lru_cache(maxsize=WORD_CACHE)
+@kept_on_disk(list, as_tuple, WORD_CACHE)
 def _analyse(word: str, name: bool = False) -> tuple[str, str, str]:
     norm, base, clitic = _norm(word)
     return norm, (name and _name_headword(norm, base)) or lemmatize(base), clitic
@@ -967,7 +968,7 @@ def _lexicon():
     return CandidateLemmas()
 
 
-@lru_cache(maxsize=WORD_CACHE)
+@kept_on_disk(sorted_list, as_frozenset, WORD_CACHE)
 def lemma_candidates(word: str) -> frozenset[str]:
     """Every lemma a form may belong to: simplemma's choice plus the lexicon's alternatives, a gerundive's verb and,
     for a capitalised word, its reading as a name (which a capital opening a sentence leaves open). Memoised: an index

@@ -12,7 +12,7 @@ import typer
 import typer.core
 from rich.console import Console
 
-from latin_intertext import DATASET_NAME, DATASET_VERSION
+from latin_intertext import DATASET_NAME, DATASET_VERSION, word_analyses
 from latin_intertext.cli.options import flag
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import write_outputs
@@ -126,6 +126,13 @@ INTERRUPTED = 130  # the shell's code for a process stopped by Ctrl-C (128 + SIG
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    finally:
+        word_analyses.save()  # what this run learned about words, for the next run (a cache: it never fails a command)
+
+
+def _run(argv: list[str] | None) -> int:
     _load_commands()
     try:
         code = app(args=argv, prog_name="latin-intertext", standalone_mode=False)
