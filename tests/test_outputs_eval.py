@@ -13,6 +13,7 @@ import pytest
 
 from latin_intertext.cli import main
 from latin_intertext.errors import InputError
+from latin_intertext.evaluate.lexical_evidence import EvidenceClass
 from latin_intertext.evaluate.runs import read_trec_run
 from latin_intertext.retrieve.base import REGISTRY, Retriever, RetrieverSpec
 
@@ -337,7 +338,7 @@ def _report(ranker_report):
         "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ranker_report.REPORTED},
         "ci95_span_groups": {m: (0.35, 0.65) for m in ranker_report.REPORTED}, "n_queries": 482, "n_span_groups": 44,
         "candidate_recall": 0.8252, "candidate_recall_per_query": 0.8469,
-        "gold_by_evidence": [{"evidence": "shares two or more of the query's words", "lines": 10, "share": 1.0, "found_at_100": 0.9, "commonest_words": []}],
+        "gold_by_evidence": [EvidenceClass("shares two or more of the query's words", 10, 1.0, 100, 0.9, [])],
         "ablation": rows,
         "learning_curve": [{"fraction": 0.25, "training_queries": 112.0, "share": 112 / 385.6, **figures, "range": {m: [0.4, 0.6] for m in ranker_report.REPORTED}},
                            {"fraction": 1.0, "training_queries": 385.6, "share": 1.0, **figures}],

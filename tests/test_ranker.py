@@ -453,18 +453,19 @@ def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     bench = Benchmark(corpus, [query], {"q": relevant})
     run = {"q": {corpus[3].id: 3.0, corpus[4].id: 2.0, corpus[6].id: 1.0}}
     rows = gold_by_evidence(ranker, bench, run, depth=2)
-    assert [r["evidence"] for r in rows] == list(EVIDENCE_CLASSES)
-    assert [r["lines"] for r in rows] == [1, 1, 0, 0, 1, 1]  # luna: held by fewer than 20 lines
-    assert [r["found_at_2"] for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
+    assert [r.evidence for r in rows] == list(EVIDENCE_CLASSES)
+    assert [r.lines for r in rows] == [1, 1, 0, 0, 1, 1]  # luna: held by fewer than 20 lines
+    assert [r.found for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
     assert lexical_ceiling(rows) == (0.5, 0.75)  # line 6 found too; line 8 still not
     assert found_depth(rows) == 2
     with pytest.raises(ValueError, match="one depth"):
-        found_depth(rows + [{"found_at_100": 1.0}])
-    assert [r["commonest_words"] for r in rows] == [[], [("luna", 1)], [], [], [], []]  # named only for one-word lines
+        found_depth(rows + [dataclasses.replace(rows[0], depth=100)])
+    assert [r.commonest_words for r in rows] == [[], [("luna", 1)], [], [], [], []]  # named only for one-word lines
+    assert rows[1].to_json() == {"evidence": EVIDENCE_CLASSES[1], "lines": 1, "share": 0.25, "found_at_2": 0.0, "commonest_words": [["luna", 1]]}
     luna = sum("luna" in d.text for d in corpus)
     for bands, band in (((luna, luna + 1), 2), ((luna + 1, luna + 2), 1), ((1, luna), 3)):
         rows = gold_by_evidence(ranker, bench, run, depth=2, bands=bands)
-        assert [r["lines"] for r in rows][1:4] == [int(b == band) for b in (1, 2, 3)], bands
+        assert [r.lines for r in rows][1:4] == [int(b == band) for b in (1, 2, 3)], bands
     assert evidence_classes((5, 9))[1:4] == (
         "shares one of the query's words, held by under 5 lines",
         "shares one of the query's words, held by 5 to 8 lines",
@@ -599,7 +600,7 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, 
     assert "best baseline by nDCG@10, `bm25`, of `bm25`" in markdown
     assert ranker_report.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Skipped here: `full model + word-vector themes`" in markdown
-    empty = [g["evidence"] for g in report.gold_by_evidence if not g["lines"]]
+    empty = [g.evidence for g in report.gold_by_evidence if not g.lines]
     assert empty and all(f"| {e} | 0 | | | |" in markdown for e in empty)  # no share shown for a class with no line
     with pytest.raises(LatinIntertextError, match="No baseline could run"):
         ranker_report.build_ranker_report(bench, 2, baselines=("word2vec",))

@@ -4,6 +4,7 @@ evidence they share with their query, with the share of each a run finds."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -50,7 +51,24 @@ N_LEXICAL = 4  # the classes that share a query word
 COMMONEST = 3  # shared words named per one-word class
 
 
-def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = EVIDENCE_DEPTH, bands: tuple[int, int] = ONE_WORD_BANDS) -> list[dict]:
+@dataclass(frozen=True)
+class EvidenceClass:
+    """The relevant lines of one kind of lexical evidence, and the share of them in a run's top ``depth`` lines."""
+
+    evidence: str  # one of :func:`evidence_classes`
+    lines: int
+    share: float  # of all relevant lines
+    depth: int
+    found: float  # the share of these lines in the run's top ``depth``
+    commonest_words: list[tuple[str, int]]  # the query's one shared word (folded) and how many lines share it; one-word classes only
+
+    def to_json(self) -> dict:
+        """The row as the ranker report's JSON has always held it, the depth in a key (``found_at_100``)."""
+        return {"evidence": self.evidence, "lines": self.lines, "share": self.share, f"found_at_{self.depth}": self.found,
+                "commonest_words": [list(pair) for pair in self.commonest_words]}
+
+
+def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = EVIDENCE_DEPTH, bands: tuple[int, int] = ONE_WORD_BANDS) -> list[EvidenceClass]:
     """Relevant lines grouped by the lexical evidence they offer, with the share of each the run finds in its top ``depth``.
 
     Shows where the lexical ceiling lies: a line sharing one query word competes with every line holding that
@@ -83,28 +101,21 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
             found[cls].append(doc_id in top)
     total = sum(len(v) for v in found.values())
     return [
-        {
-            "evidence": c,
-            "lines": len(v),
-            "share": len(v) / total if total else 0.0,
-            f"found_at_{depth}": sum(v) / len(v) if v else 0.0,
-            "commonest_words": one_words[c].most_common(COMMONEST),
-        }
+        EvidenceClass(c, len(v), len(v) / total if total else 0.0, depth, sum(v) / len(v) if v else 0.0, one_words[c].most_common(COMMONEST))
         for c, v in found.items()
     ]
 
 
-def found_depth(rows: list[dict]) -> int:
-    """The depth ``gold_by_evidence`` counted to, read from its rows' ``found_at_<depth>`` key."""
-    depths = {int(key.removeprefix("found_at_")) for row in rows for key in row if key.startswith("found_at_")}
+def found_depth(rows: list[EvidenceClass]) -> int:
+    """The one depth all of ``gold_by_evidence``'s rows counted to."""
+    depths = {row.depth for row in rows}
     if len(depths) != 1:
-        raise ValueError(f"gold_by_evidence rows must all count to one depth (a found_at_<depth> key each); these give {sorted(depths) or 'none'}")
+        raise ValueError(f"gold_by_evidence rows must all count to one depth; these give {sorted(depths) or 'none'}")
     return depths.pop()
 
 
-def lexical_ceiling(rows: list[dict]) -> tuple[float, float]:
+def lexical_ceiling(rows: list[EvidenceClass]) -> tuple[float, float]:
     """The share of relevant lines in the top lines the rows counted now, and what it would be if every line sharing
     a query word were there while the others stayed as they are (a line share, not the per-query mean of Recall@k)."""
-    key = f"found_at_{found_depth(rows)}"
-    now = sum(r["share"] * r[key] for r in rows)
-    return now, sum(r["share"] * (1.0 if i < N_LEXICAL else r[key]) for i, r in enumerate(rows))
+    now = sum(r.share * r.found for r in rows)
+    return now, sum(r.share * (1.0 if i < N_LEXICAL else r.found) for i, r in enumerate(rows))

@@ -16,7 +16,7 @@ from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS
 from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, span_group_json, test_json
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_ids
 from latin_intertext.evaluate.execute import evaluate_baselines, run_retriever
-from latin_intertext.evaluate.lexical_evidence import candidate_recall, found_depth, gold_by_evidence, lexical_ceiling
+from latin_intertext.evaluate.lexical_evidence import EvidenceClass, candidate_recall, found_depth, gold_by_evidence, lexical_ceiling
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.evaluate.nested import nested_cross_validation
 from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm
@@ -30,12 +30,12 @@ from latin_intertext.retrieve.ranker import EvidenceRanker
 class RankerReport:
     """What ``ranker-report`` prints, draws and writes (the README's ranker section), all out of fold on the same
     grouped folds. Rows stay plain JSON objects, as written: ``ablation`` (one per variant, each but the first with
-    its paired test ``vs_full``), ``learning_curve``, ``gold_by_evidence`` and ``paired_tests``."""
+    its paired test ``vs_full``), ``learning_curve`` and ``paired_tests``."""
 
     folds: list[str]  # Fold.describe() of each fold
     candidate_recall: float  # stage 1's ceiling over relevant lines
     candidate_recall_per_query: float  # the same as a mean over queries: the ceiling of Recall@100 and @1000
-    gold_by_evidence: list[dict]
+    gold_by_evidence: list[EvidenceClass]
     metrics: dict[str, float]
     ci95: dict[str, tuple[float, float]]  # percentile bootstrap over queries
     ci95_span_groups: dict[str, tuple[float, float]]  # over whole span groups
@@ -51,7 +51,8 @@ class RankerReport:
     run: Run = field(default_factory=dict)  # the full model's out-of-fold run (written as a TREC file, not as JSON)
 
     def to_json(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
+        return out | {"gold_by_evidence": [row.to_json() for row in self.gold_by_evidence]}
 
 
 def build_ranker_report(
@@ -175,7 +176,7 @@ def to_markdown(report: RankerReport) -> str:
     depth = found_depth(report.gold_by_evidence)
     lines += [f"| relevant lines by lexical evidence | lines | share | in the top {depth} | commonest shared words |", "|---|---|---|---|---|"]
     lines += [
-        f"| {g['evidence']} | {g['lines']} | {g['share']:.1%} | {g[f'found_at_{depth}']:.1%} | {_words(g.get('commonest_words', []))} |" if g["lines"] else f"| {g['evidence']} | 0 | | | |"
+        f"| {g.evidence} | {g.lines} | {g.share:.1%} | {g.found:.1%} | {_words(g.commonest_words)} |" if g.lines else f"| {g.evidence} | 0 | | | |"
         for g in report.gold_by_evidence
     ]
     now, ceiling = lexical_ceiling(report.gold_by_evidence)
@@ -287,13 +288,13 @@ def plot(report: RankerReport, path: Path | str) -> Path:
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
     evidence = report.gold_by_evidence
     depth = found_depth(evidence)
-    found = [g["lines"] * g[f"found_at_{depth}"] for g in evidence]
+    found = [g.lines * g.found for g in evidence]
     axes[2].barh(range(len(evidence)), found, color="#4c72b0", label=f"in the top {depth}")
-    axes[2].barh(range(len(evidence)), [g["lines"] - f for g, f in zip(evidence, found)], left=found, color="#dddddd", label=f"not in the top {depth}")
+    axes[2].barh(range(len(evidence)), [g.lines - f for g, f in zip(evidence, found)], left=found, color="#dddddd", label=f"not in the top {depth}")
     for y, g in enumerate(evidence):
-        axes[2].text(g["lines"] + 5, y, f"{g[f'found_at_{depth}']:.0%} of {g['lines']}", va="center", fontsize=7)
-    axes[2].set_yticks(range(len(evidence)), [textwrap.fill(g["evidence"], 28) for g in evidence], fontsize=7)
-    axes[2].set_xlim(0, max(g["lines"] for g in evidence) * 1.3)
+        axes[2].text(g.lines + 5, y, f"{g.found:.0%} of {g.lines}", va="center", fontsize=7)
+    axes[2].set_yticks(range(len(evidence)), [textwrap.fill(g.evidence, 28) for g in evidence], fontsize=7)
+    axes[2].set_xlim(0, max(g.lines for g in evidence) * 1.3)
     axes[2].invert_yaxis()
     axes[2].set_xlabel("relevant lines")
     axes[2].legend(fontsize=7, loc="lower right")
