@@ -137,3 +137,33 @@ def test_a_command_keeps_what_it_learned_for_the_next(fresh_store, monkeypatch, 
     monkeypatch.setattr(latin, "_lexicon", lambda: pytest.fail("Whitaker's Words was loaded: an answer was not read back"))
     code, again, _err = run_cli(monkeypatch, capsys, *argv)
     assert code == 0 and again == first
+
+
+def test_answers_found_inside_not_kept_are_read_but_not_added(fresh_store, monkeypatch):
+    analyse, calls = _counted(monkeypatch)
+    analyse("arma")
+    with pytest.raises(RuntimeError), word_analyses.not_kept():
+        assert analyse("virum") == ("VIRUM", "False")
+        raise RuntimeError("the flag is restored however the block ends")
+    analyse("cano")
+    tables = json.loads(word_analyses.save().read_text(encoding="utf-8"))
+    (table,) = [t for name, t in tables.items() if name.endswith("analyse")]
+    assert sorted(table) == ["arma", "cano"]
+
+
+def test_indexing_tesserae_texts_keeps_no_word_analyses(fresh_store, monkeypatch, tmp_path):
+    """The Tesserae-la index is the cache of its lines' lemmas: its 466,000 forms would bloat the file every command reads."""
+    from latin_intertext.serve.searcher import build_tesserae_index
+
+    _forget_in_memory(monkeypatch)
+    build_tesserae_index(tmp_path / "index", files=sorted((FIXTURES / "user_texts").glob("[ls]*.sample.tess")))
+    assert word_analyses._STORE.learned == 0
+
+
+def test_lemmatising_tesserae_la_keeps_no_word_analyses(fresh_store, monkeypatch, sources_dir):
+    """Its lemma cache is the cache of those lines' lemmas, as the index is."""
+    from latin_intertext.sources.tesserae_la import lemmatised_corpus
+
+    _forget_in_memory(monkeypatch)
+    assert len(lemmatised_corpus(sources_dir, limit_files=2)) > 100
+    assert word_analyses._STORE.learned == 0

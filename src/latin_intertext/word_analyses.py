@@ -7,8 +7,9 @@ and ``lexicon.py``, ``LEMMATISER_VERSION`` and the installed versions of simplem
 to the lemmatiser starts a new file and an old answer is never read.
 
 A function opts in with :func:`kept_on_disk` (which also memoises it in memory, as ``lru_cache`` would), and
-:func:`save` writes what a run learned: the CLI calls it when a command ends. A damaged or unreadable file is a cache
-miss, said in a warning, and is written again.
+:func:`save` writes what a run learned: the CLI calls it when a command ends. Words analysed under :func:`not_kept`
+(Tesserae-la's, whose lemmas have caches of their own) are not added. A damaged or unreadable file is a cache miss,
+said in a warning, and is written again.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from contextlib import contextmanager
 from functools import lru_cache, wraps
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 from latin_intertext.errors import LatinIntertextError
 
@@ -39,6 +41,7 @@ class _Store:
     def __init__(self) -> None:
         self.tables: dict[str, dict[str, Any]] | None = None  # read lazily: a command that analyses no word reads nothing
         self.learned = 0
+        self.keeping = True
 
     def table(self, name: str) -> dict[str, Any]:
         if self.tables is None:
@@ -68,7 +71,7 @@ def kept_on_disk(encode: Callable[[Any], Any], decode: Callable[[Any], Any], max
             if stored is not _MISSING:
                 return decode(stored)
             answer = function(*args)
-            if len(table) < maxsize:  # a server fed arbitrary passages must not grow the file without bound
+            if _STORE.keeping and len(table) < maxsize:  # a server fed arbitrary passages must not grow the file without bound
                 table[key] = encode(answer)
                 _STORE.learned += 1
             return answer
@@ -76,6 +79,18 @@ def kept_on_disk(encode: Callable[[Any], Any], decode: Callable[[Any], Any], max
         return kept  # type: ignore[return-value]
 
     return decorate
+
+
+@contextmanager
+def not_kept() -> Iterator[None]:
+    """Answers found inside are not added to the file (those in it are still read): for a large corpus with a cache
+    of its own, Tesserae-la's 466,000 forms (its lemma cache, its search index), which would fill the file with words
+    no other command asks about, and make every command read them."""
+    before, _STORE.keeping = _STORE.keeping, False
+    try:
+        yield
+    finally:
+        _STORE.keeping = before
 
 
 def as_tuple(value: list) -> tuple:

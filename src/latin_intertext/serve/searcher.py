@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from latin_intertext import latin
+from latin_intertext import latin, word_analyses
 from latin_intertext.benchmark import Benchmark, CorpusLine, load_benchmark
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.outputs import atomic_files
@@ -505,7 +505,8 @@ def build_tesserae_index(folder: Path | None = None, *, sources: Path | str | No
     tick = (lambda stage, total: (lambda n: progress(stage, n, total))) if progress else (lambda stage, total: None)
     corpus = tess_corpus(files, lenient=True, name="tesserae-la", displays=[f"tesserae-la/{p.name}" for p in files], progress=tick("read", len(files)))
     corpus.report.ignored = [ignored_note(p) for p in extra]
-    engine = SparseLemmaBM25().index(corpus.lines, progress=tick("index", len(corpus)))
+    with word_analyses.not_kept():  # the index is the cache of these lines' lemmas
+        engine = SparseLemmaBM25().index(corpus.lines, progress=tick("index", len(corpus)))
     digest = hashlib.sha256("\n".join(f"{p.name}:{p.stat().st_size}" for p in files).encode()).hexdigest()
     meta = save_index(folder, corpus, engine, fingerprint=digest, files=len(files), build_seconds=round(time.perf_counter() - started, 1))
     return IndexBuild(folder, meta, corpus.report.ignored)

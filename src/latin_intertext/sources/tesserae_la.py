@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from latin_intertext import QUERY_FILE_STEM, latin
+from latin_intertext import QUERY_FILE_STEM, latin, word_analyses
 from latin_intertext.errors import InputError
 from latin_intertext.outputs import atomic_files
 from latin_intertext.paths import data_home
@@ -272,9 +272,10 @@ def lemmatised_corpus(
     vocab: dict[str, int] = {}
     ids: list[int] = []
     offsets = [0]
-    for lemmas in _lemma_lines(root, files, report, on_file):
-        ids.extend(vocab.setdefault(lemma, len(vocab)) for lemma in lemmas)
-        offsets.append(len(ids))
+    with word_analyses.not_kept():  # this file is the cache of these lines' lemmas
+        for lemmas in _lemma_lines(root, files, report, on_file):
+            ids.extend(vocab.setdefault(lemma, len(vocab)) for lemma in lemmas)
+            offsets.append(len(ids))
     corpus = LemmaCorpus(
         list(vocab), np.asarray(ids, dtype=np.int32), np.asarray(offsets, dtype=np.int64), report, path
     )
