@@ -31,6 +31,12 @@ def _forget_in_memory(monkeypatch) -> None:
         function.cache_clear()
 
 
+def _table(path_or_folder, name="test_word_analyses.analyse") -> dict:
+    """A kept function's file, read as JSON."""
+    path = path_or_folder / f"{name}.json" if path_or_folder.is_dir() else path_or_folder
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def _counted(monkeypatch):
     calls = []
 
@@ -45,24 +51,26 @@ def _counted(monkeypatch):
 def test_an_answer_saved_is_read_back_by_the_next_run_without_computing_it(fresh_store, monkeypatch):
     analyse, calls = _counted(monkeypatch)
     assert analyse("arma", True) == ("ARMA", "True")
-    path = word_analyses.save()
-    assert path is not None and path.parent == fresh_store and path.name == f"words-{word_analyses.digest()}.json"
-    assert word_analyses.save() is None  # nothing new since: nothing written
+    assert analyse("arma") == ("ARMA", "False")
+    [path] = word_analyses.save()
+    assert path == fresh_store / word_analyses.digest() / "test_word_analyses.analyse.json"
+    assert _table(path) == {"arma\x1fTrue": ["ARMA", "True"], "arma\x1fFalse": ["ARMA", "False"]}  # defaults applied: one key
+    assert word_analyses.save() == []  # nothing new since: nothing written
 
     monkeypatch.setattr(word_analyses, "_STORE", word_analyses._Store())
     analyse.cache_clear()
     assert analyse("arma", True) == ("ARMA", "True")  # a tuple again, not JSON's list
-    assert calls == [("arma", True)]
-    assert analyse("arma", False) == ("ARMA", "False") and calls[-1] == ("arma", False)  # another key
+    assert analyse("arma", False) == ("ARMA", "False")
+    assert calls == [("arma", True), ("arma", False)]
+    assert analyse("cano") == ("CANO", "False") and calls[-1] == ("cano", False)
 
 
 def test_a_full_table_answers_but_keeps_no_more(fresh_store, monkeypatch):
     analyse, calls = _counted(monkeypatch)
     for word in ("a", "b", "c", "d", "e"):
         analyse(word)
-    tables = json.loads(word_analyses.save().read_text(encoding="utf-8"))
-    (table,) = [t for name, t in tables.items() if name.endswith("analyse")]
-    assert sorted(table) == ["a", "b", "c"]  # maxsize=3
+    [path] = word_analyses.save()
+    assert sorted(_table(path)) == ["a\x1fFalse", "b\x1fFalse", "c\x1fFalse"]  # maxsize=3
 
 
 def test_the_real_lemmatisers_answers_read_back_equal_fresh_ones(fresh_store, monkeypatch, sources_dir):
@@ -70,21 +78,21 @@ def test_the_real_lemmatisers_answers_read_back_equal_fresh_ones(fresh_store, mo
     text = " ".join(line.text for line in parse_tess(sources_dir / "naacl2021" / "texts" / "statius.thebaid.part.1.tess").lines)
     _forget_in_memory(monkeypatch)
     fresh = [latin.tokenize(text), latin.lemmas(text, latin.name_forms([text])), [latin.lemma_candidates(w) for w, _s, _e in latin.words(text)]]
-    saved = json.loads(word_analyses.save().read_text(encoding="utf-8"))
-    assert {name.rsplit(".", 1)[-1] for name in saved} == {"_norm", "_analyse", "name_lemma", "lemma_candidates"}
-    assert len(saved["lemma_candidates"]) > 1000
+    saved = word_analyses.save()
+    assert sorted(p.name for p in saved) == ["latin._analyse.json", "latin._norm.json", "latin.lemma_candidates.json", "latin.name_lemma.json"]
+    assert len(_table(saved[0].parent, "latin.lemma_candidates")) > 1000
 
     _forget_in_memory(monkeypatch)
     monkeypatch.setattr(latin, "_lexicon", lambda: pytest.fail("Whitaker's Words was loaded: an answer was not read back"))
     again = [latin.tokenize(text), latin.lemmas(text, latin.name_forms([text])), [latin.lemma_candidates(w) for w, _s, _e in latin.words(text)]]
     assert again == fresh
-    assert word_analyses._STORE.learned == 0
+    assert not word_analyses._STORE.learned
 
 
 def test_a_change_to_the_lemmatiser_starts_a_new_file_and_removes_the_old(fresh_store, monkeypatch):
     analyse, _calls = _counted(monkeypatch)
     analyse("arma")
-    old = word_analyses.save()
+    [old] = word_analyses.save()
     for change in ("version", "code"):
         word_analyses.digest.cache_clear()
         if change == "version":
@@ -94,22 +102,22 @@ def test_a_change_to_the_lemmatiser_starts_a_new_file_and_removes_the_old(fresh_
         monkeypatch.setattr(word_analyses, "_STORE", word_analyses._Store())
         analyse.cache_clear()
         analyse("arma")
-        new = word_analyses.save()
-        assert new != old and new.is_file() and not old.exists()
+        [new] = word_analyses.save()
+        assert new.parent != old.parent and new.is_file() and not old.parent.exists()
         old = new
     word_analyses.digest.cache_clear()
 
 
 def test_a_damaged_file_is_a_miss_said_in_a_warning_and_written_anew(fresh_store, monkeypatch, caplog):
     analyse, calls = _counted(monkeypatch)
-    path = word_analyses.store_path()
+    path = word_analyses.table_path("test_word_analyses.analyse")
     path.parent.mkdir(parents=True)
-    path.write_text('{"analyse": [1, 2', encoding="utf-8")
+    path.write_text('{"arma\x1fFalse": [1, 2', encoding="utf-8")
     with caplog.at_level(logging.WARNING):
         assert analyse("arma") == ("ARMA", "False")
     assert calls == [("arma", False)]
     assert f"{path}: damaged cache of word analyses" in caplog.text
-    assert json.loads(word_analyses.save().read_text(encoding="utf-8"))
+    assert word_analyses.save() == [path] and _table(path) == {"arma\x1fFalse": ["ARMA", "False"]}
 
 
 def test_an_unusable_cache_folder_never_fails_the_analysis_nor_the_save(tmp_path, monkeypatch, caplog):
@@ -120,7 +128,7 @@ def test_an_unusable_cache_folder_never_fails_the_analysis_nor_the_save(tmp_path
     analyse, _calls = _counted(monkeypatch)
     assert analyse("arma") == ("ARMA", "False")
     with caplog.at_level(logging.WARNING):
-        assert word_analyses.save() is None
+        assert word_analyses.save() == []
     assert "word analyses not kept for the next run" in caplog.text
 
 
@@ -130,8 +138,7 @@ def test_a_command_keeps_what_it_learned_for_the_next(fresh_store, monkeypatch, 
     _forget_in_memory(monkeypatch)
     code, first, _err = run_cli(monkeypatch, capsys, *argv)
     assert code == 0 and "«deum»" in first
-    (path,) = fresh_store.glob("words-*.json")
-    assert "natura" in json.loads(path.read_text(encoding="utf-8"))["_norm"]
+    assert "natura" in _table(fresh_store / word_analyses.digest(), "latin._norm")
 
     _forget_in_memory(monkeypatch)
     monkeypatch.setattr(latin, "_lexicon", lambda: pytest.fail("Whitaker's Words was loaded: an answer was not read back"))
@@ -146,9 +153,8 @@ def test_answers_found_inside_not_kept_are_read_but_not_added(fresh_store, monke
         assert analyse("virum") == ("VIRUM", "False")
         raise RuntimeError("the flag is restored however the block ends")
     analyse("cano")
-    tables = json.loads(word_analyses.save().read_text(encoding="utf-8"))
-    (table,) = [t for name, t in tables.items() if name.endswith("analyse")]
-    assert sorted(table) == ["arma", "cano"]
+    [path] = word_analyses.save()
+    assert sorted(_table(path)) == ["arma\x1fFalse", "cano\x1fFalse"]
 
 
 def test_indexing_tesserae_texts_keeps_no_word_analyses(fresh_store, monkeypatch, tmp_path):
@@ -157,7 +163,7 @@ def test_indexing_tesserae_texts_keeps_no_word_analyses(fresh_store, monkeypatch
 
     _forget_in_memory(monkeypatch)
     build_tesserae_index(tmp_path / "index", files=sorted((FIXTURES / "user_texts").glob("[ls]*.sample.tess")))
-    assert word_analyses._STORE.learned == 0
+    assert not word_analyses._STORE.learned
 
 
 def test_lemmatising_tesserae_la_keeps_no_word_analyses(fresh_store, monkeypatch, sources_dir):
@@ -166,4 +172,4 @@ def test_lemmatising_tesserae_la_keeps_no_word_analyses(fresh_store, monkeypatch
 
     _forget_in_memory(monkeypatch)
     assert len(lemmatised_corpus(sources_dir, limit_files=2)) > 100
-    assert word_analyses._STORE.learned == 0
+    assert not word_analyses._STORE.learned

