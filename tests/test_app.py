@@ -523,3 +523,27 @@ def test_an_upload_searched_with_the_benchmark_says_so_and_heads_its_page_with_w
     assert '<span class="corpus">tess+benchmark · 39,677 lines' in page
     alone = client.post("/upload", files={"files": ("poet.carmina.tess", content)}, data={"q": "liquidas undas"}).text
     assert "Searched 2 lines of your file(s)." in alone and '<span class="corpus">tess · 2 lines' in alone
+
+
+def test_a_search_that_finds_nothing_says_why_in_its_json(client):
+    empty = client.get("/api/search", params={"q": "itaque", "k": 3}).json()  # a word in no line of the epics
+    assert empty["hits"] == [] and empty["note"] == "No line shares a word with the passage."
+
+
+def test_an_unknown_path_answers_as_every_other_error(client):
+    api = client.get("/api/nosuch")
+    assert api.status_code == 404 and api.json() == {"error": "NotFoundError", "detail": "No page or endpoint at /api/nosuch. The API's endpoints are listed at /docs."}
+    page = client.get("/nosuch")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html") and "No page or endpoint at /nosuch. The search page is at /." in page.text
+
+
+def test_the_api_schema_describes_its_errors_as_they_are_sent(client):
+    spec = client.get("/openapi.json").json()
+    assert set(spec["components"]["schemas"]["ErrorBody"]["properties"]) == {"error", "detail", "problems", "hint"}
+    assert "HTTPValidationError" not in spec["components"]["schemas"]  # FastAPI's own 422 body, which the app never sends
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            for status in ("400", "404", "413", "422"):
+                assert operation["responses"][status]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
+    invalid = client.get("/api/search", params={"q": "arma", "k": 0}).json()
+    assert set(invalid) <= set(spec["components"]["schemas"]["ErrorBody"]["properties"]) and {"error", "detail"} <= set(invalid)

@@ -240,6 +240,26 @@ class UnreadableBody(InvalidRequest):
     status_code = 400
 
 
+class ErrorBody(BaseModel):
+    """What every error of the API answers (``_error_body``), whatever its status."""
+
+    error: str = Field(description="The kind of error: InvalidRequest, QueryError, NotFoundError, UploadTooLarge, InputError, ...")
+    detail: str = Field(description="What went wrong, and how to put it right.")
+    problems: list[str] | None = Field(None, description="Bad input only: every problem found (a file's malformed lines, each parameter refused), up to 200.")
+    hint: str | None = Field(None, description="Bad input only: the form the input must take.")
+
+
+ERROR_RESPONSES = {
+    status: {"model": ErrorBody, "description": description}
+    for status, description in (
+        (400, "A passage or file that cannot be searched (empty, no Latin word, a malformed .tess line, a body not UTF-8)."),
+        (404, "No such line, query, upload or endpoint."),
+        (413, "A passage or upload over the size limit."),
+        (422, "A parameter the endpoint does not take, or a value of the wrong kind (each one named in problems)."),
+    )
+}
+
+
 def _status(exc: LatinIntertextError) -> int:
     return getattr(exc, "status_code", 400)
 
@@ -272,6 +292,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             "Errors are JSON objects {error, detail[, problems, hint]} with a 4xx status."
         ),
         dependencies=[Depends(_given_as_declared)],
+        responses=ERROR_RESPONSES,  # the API's routes only: the pages are left out of the schema
     )
     app.state.searcher = searcher
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -289,6 +310,9 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     async def _on_http_error(request: Request, exc: StarletteHTTPException):
         if exc.status_code == 400 and exc.detail == "There was an error parsing the body":  # FastAPI's words for a body it cannot decode
             return await _on_error(request, UnreadableBody(f"Invalid request: {_unreadable(exc.__cause__)}"))
+        if exc.status_code == 404 and exc.detail == "Not Found":  # Starlette's words for a path no route takes
+            where = "The API's endpoints are listed at /docs." if request.url.path.startswith("/api/") else "The search page is at /."
+            return await _on_error(request, NotFoundError(f"No page or endpoint at {request.url.path}. {where}"))
         return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)

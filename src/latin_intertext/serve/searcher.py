@@ -452,12 +452,13 @@ class Searcher:
         return self.context_lines(i, before, after)
 
     def payload(self, text: str, hits: list[Hit], report: bool = False) -> dict:
-        """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``);
-        ``report=True`` adds the corpus's size and its report (users' files: every line left out or renamed)."""
+        """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``), with a
+        ``note`` on what a weak passage's hits can share, or on why nothing was found; ``report=True`` adds the
+        corpus's size and its report (users' files: every line left out or renamed)."""
         out = {"query": latin.composed(text), "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
         if self.info.fallback:  # why this is not the retriever the caller would expect
             out["fallback"] = self.info.fallback
-        if note := self.weak_passage_note(text):
+        if note := (self.weak_passage_note(text) if hits else self.no_hits_note(text)):
             out["note"] = note
         return out | self.corpus_payload() if report else out
 
