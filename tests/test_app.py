@@ -13,6 +13,7 @@ from latin_intertext import latin
 from latin_intertext.serve.explain import match_words
 from fastapi.testclient import TestClient
 
+from latin_intertext.serve import schema
 from latin_intertext.serve.app import MAX_UPLOAD_BYTES, create_app
 from latin_intertext.serve.searcher import FALLBACK_RETRIEVER, MAX_K, MAX_QUERY_CHARS, Searcher
 
@@ -535,6 +536,31 @@ def test_an_unknown_path_answers_as_every_other_error(client):
     assert api.status_code == 404 and api.json() == {"error": "NotFoundError", "detail": "No page or endpoint at /api/nosuch. The API's endpoints are listed at /docs."}
     page = client.get("/nosuch")
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html") and "No page or endpoint at /nosuch. The search page is at /." in page.text
+
+
+def test_every_search_answer_is_as_the_api_schema_describes_it(client, benchmark):
+    """The models /docs shows forbid any field they do not name, so a field added to an answer, or dropped from one,
+    fails here until the schema says so too."""
+    spec = client.get("/openapi.json").json()
+    for path, method, model in (("/api/search", "get", "SearchAnswer"), ("/api/search", "post", "SearchAnswer"), ("/api/upload", "post", "UploadAnswer"), ("/api/upload/{upload_id}/search", "get", "UploadAnswer")):
+        assert spec["paths"][path][method]["responses"]["200"]["content"]["application/json"]["schema"] == {"$ref": f"#/components/schemas/{model}"}
+    answers = [
+        client.get("/api/search", params={"q": PASSAGE, "k": 3}).json(),
+        client.post("/api/search", json={"text": PASSAGE, "k": 3, "authors": ["lucan"]}).json(),
+        client.get("/api/search", params={"q": "et in cum non", "k": 2}).json(),  # with a note
+        TestClient(create_app(Searcher.from_benchmark(benchmark, "tesserae"))).get("/api/search", params={"q": "invita, o regina, tuo de vertice cessi", "k": 2}).json(),
+    ]
+    assert answers[-1]["hits"][0]["score_detail"] and answers[2]["note"]
+    for answer in answers:
+        schema.SearchAnswer.model_validate(answer)
+    files = {"files": ("lucretius.sample.tess", (USER_TEXTS / "lucretius.sample.tess").read_bytes())}
+    held = client.post("/api/upload", files=files).json()  # indexed only: no passage, no hits
+    searched = client.get(f"/api/upload/{held['upload_id']}/search", params={"q": "rerum natura deum", "k": 2}).json()
+    for answer in (held, searched, client.post("/api/upload", files=files, data={"q": "rerum natura"}).json()):
+        schema.UploadAnswer.model_validate(answer)
+    assert "hits" not in held and searched["hits"]
+    with pytest.raises(ValueError, match="extra"):
+        schema.SearchAnswer.model_validate({**answers[0], "unnamed": 1})
 
 
 def test_the_api_schema_describes_its_errors_as_they_are_sent(client):

@@ -14,6 +14,7 @@ from latin_intertext import latin
 from latin_intertext.cli import main
 from latin_intertext.errors import InputError, LatinIntertextError
 from latin_intertext.serve.corpora import UnknownAuthorError, locus_key, tess_corpus
+from latin_intertext.serve import schema
 from latin_intertext.serve import searcher as searcher_module
 from latin_intertext.serve.explain import match_words
 from latin_intertext.serve.searcher import (
@@ -811,6 +812,7 @@ def test_a_hit_found_through_its_neighbour_says_which_line_shares_the_words(tmp_
     assert via.side == "previous" and via.citation.locus == "1.1" and [m.lemma for m in via.matches] == ["nauta"]
     assert hit.to_dict()["via_neighbour"]["citation"]["label"] == "Poeta, Text 1.1"
     assert [m["lemma_shown"] for m in hit.to_dict()["via_neighbour"]["matches"]] == ["nauta"]  # as a hit's own matches
+    schema.SearchAnswer.model_validate(s.payload("fortis nauta", [hit]))  # as /docs describes it
     monkeypatch.setattr(s.retriever, "score_all", lambda text: np.array([2.0, 0.0, 0.0]))
     assert s.search("fortis nauta", k=1)[0].via_neighbour is None  # a hit with words of its own needs no neighbour
 

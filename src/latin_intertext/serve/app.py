@@ -34,6 +34,7 @@ from pydantic_core import PydanticCustomError
 from latin_intertext import __version__, latin
 from latin_intertext.benchmark import Query as BenchmarkQuery
 from latin_intertext.errors import InputError, LatinIntertextError
+from latin_intertext.serve import schema
 from latin_intertext.serve.corpora import describe_lines
 from latin_intertext.serve.explain import line_segments, query_segments, score_terms
 from latin_intertext.serve.export import CSV_COLUMNS, hits_csv
@@ -453,7 +454,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         )
 
     # --- JSON API ----------------------------------------------------------------------------------------
-    @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)")
+    @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)", response_model=None, responses=SEARCH_ANSWER)
     def api_search_get(params: Annotated[SearchParams, Query()]) -> dict:
         return searcher.payload(params.q, searcher.search(params.q, k=params.k, authors=params.authors()))
 
@@ -461,7 +462,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def api_search_csv(params: Annotated[SearchParams, Query()]) -> Response:
         return csv_response(params.q, searcher.search(params.q, k=params.k, authors=params.authors()))
 
-    @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)")
+    @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)", response_model=None, responses=SEARCH_ANSWER)
     def api_search_post(body: SearchRequest) -> dict:
         return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=author_list(body.authors) or None))
 
@@ -492,7 +493,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             "hits": [{**h.to_dict(), "gold": h.id in detail.gold_ids} for h in hits],
         }
 
-    @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)")
+    @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)", response_model=None, responses=UPLOAD_ANSWER)
     async def api_upload(
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
         q: Annotated[str, Form(description="The Latin passage. Left out (or blank), the files are only indexed: the answer has their report and `upload_id`, no `hits`.")] = "",
@@ -510,6 +511,8 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         "/api/upload/{upload_id}/search",
         tags=["search"],
         summary="Search files uploaded before, by their upload_id",
+        response_model=None,
+        responses=UPLOAD_ANSWER,
         description=f"The server keeps the last {HELD_UPLOADS} uploads indexed; an older `upload_id` answers 404: upload the files again.",
     )
     def api_upload_search(upload_id: str, params: Annotated[SearchParams, Query()]) -> dict:
@@ -585,6 +588,8 @@ def _one_more(k: int) -> int:
     return min(k + 1, MAX_K)
 
 
+SEARCH_ANSWER = schema.described(schema.SearchAnswer, "The passage's parallels, best first, each with the words it shares on both sides.")
+UPLOAD_ANSWER = schema.described(schema.UploadAnswer, "The files' report and upload_id, and the passage's parallels if one was sent.")
 CSV_RESPONSE = {200: {"content": {"text/csv": {}}, "description": f"A header row ({', '.join(CSV_COLUMNS)}), then one row per parallel, best first."}}
 
 

@@ -1,0 +1,105 @@
+"""The JSON a search answers, as /docs describes it: models of what ``Searcher.payload`` writes, for the OpenAPI
+schema only (the answers are written by the dataclasses' ``to_dict``; a test validates real answers against these
+models, which forbid any field they do not name, so the two cannot drift apart)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from latin_intertext.retrieve.base import ScoreDetail  # written by asdict as it stands: the dataclass is its own schema
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WordSpan(_Strict):
+    """One matched word where it stands."""
+
+    form: str = Field(description="As written.")
+    lemma: str = Field(description="Its lemma, folded (lower case, no diacritics, u for v, i for j), as matching reads it.")
+    position: int = Field(description="Its place among the text's words, counted from 0 (the CLI's @1 is position 0).")
+    start: int = Field(description="Offset of its first character in the text (Python's indexing: text[start:end] is the word).")
+    end: int
+
+
+class Match(_Strict):
+    """A lemma or form the passage and the line share, with every place it stands on each side."""
+
+    lemma: str = Field(description="Folded, as matched (uir).")
+    kind: Literal["form", "lemma", "candidate"] = Field(description="form: the same form; lemma: the same lemma in another form; candidate: a lemma both forms may belong to.")
+    weak: bool = Field(description="A common function word, weak evidence alone.")
+    query: list[WordSpan]
+    line: list[WordSpan]
+    lemma_shown: str = Field(description="The lemma as a reader looks it up (vir).")
+
+
+class Citation(_Strict):
+    id: str = Field(description="The line's id (the benchmark's scheme: docs/ids.md).")
+    author: str
+    author_key: str = Field(description="What the author filter takes.")
+    work: str
+    locus: str = Field(description="As the source cites it: 1.1, pr.1, 9.")
+    book: int
+    line: int
+    tess_index: str = Field(description="The source's own tag: <verg. aen. 1.1>.")
+    phrase: int = Field(description="K of a phrase of a long prose line (cited '2.69, phrase K'); 0 for a whole line.")
+    label: str = Field(description="Vergil, Aeneid 1.1")
+
+
+class ContextLine(_Strict):
+    citation: Citation
+    text: str
+    is_hit: bool
+
+
+class NeighbourEvidence(_Strict):
+    """Why a hit that shares no word with the passage is one: the line before or after it does."""
+
+    side: Literal["previous", "next"]
+    citation: Citation
+    text: str
+    matches: list[Match]
+
+
+class Hit(_Strict):
+    rank: int
+    citation: Citation
+    text: str = Field(description="The line as shown; the offsets of its matched words are into it.")
+    score: float = Field(description="Orders the hits of one search; means nothing outside it.")
+    matches: list[Match]
+    context: list[ContextLine] = Field(description="The lines around the hit, itself among them.")
+    score_detail: ScoreDetail | None = Field(description="The retriever's terms of the score, where it gives them (tesserae's: each side's scored words and their spans).")
+    via_neighbour: NeighbourEvidence | None
+
+
+class SearchAnswer(_Strict):
+    query: str = Field(description="The passage as searched (accents typed as combining marks joined to their letters).")
+    corpus: str
+    retriever: str
+    hits: list[Hit] = Field(description="Best first.")
+    fallback: str | None = Field(None, description="Why the retriever is not the one a caller would expect (no trained model).")
+    note: str | None = Field(None, description="What a weak passage's hits can share (function words only; not Latin), or why nothing was found.")
+
+
+class UploadAnswer(_Strict):
+    """An upload's answer: its files' report, and the search if a passage was sent."""
+
+    corpus: str
+    retriever: str
+    lines: int = Field(description="Lines read and searched.")
+    units: int = Field(description="What is searched: lines, and the phrases of long lines.")
+    report: dict[str, Any] = Field(description="counts, and every line left out or renamed (blank, without_text, malformed, duplicates, ignored, run_together), as file:line: reason.")
+    upload_id: str = Field(description="Searches the same files again: GET /api/upload/{upload_id}/search.")
+    query: str | None = None
+    hits: list[Hit] | None = None
+    fallback: str | None = None
+    note: str | None = None
+
+
+def described(model: type[BaseModel], description: str) -> dict:
+    """A route's ``responses`` entry for its 200 answer: the model /docs shows (the route sets ``response_model=None``,
+    so that its answer is written as it is, not through the model)."""
+    return {200: {"model": model, "description": description}}
