@@ -13,6 +13,8 @@ from latin_intertext import latin
 from latin_intertext.serve.explain import match_words
 from fastapi.testclient import TestClient
 
+from pydantic import TypeAdapter
+
 from latin_intertext.serve import schema
 from latin_intertext.serve.app import MAX_UPLOAD_BYTES, create_app
 from latin_intertext.serve.searcher import FALLBACK_RETRIEVER, MAX_K, MAX_QUERY_CHARS, Searcher
@@ -561,6 +563,14 @@ def test_every_search_answer_is_as_the_api_schema_describes_it(client, benchmark
     assert "hits" not in held and searched["hits"]
     with pytest.raises(ValueError, match="extra"):
         schema.SearchAnswer.model_validate({**answers[0], "unnamed": 1})
+    details = (client.get(f"/api/queries/{q.id}").json() for q in benchmark.queries)
+    found = next(d for d in details if any(h["gold"] for h in d["hits"]) and any(g["system_rank"] is None for g in d["gold"]))  # every field exercised
+    for path, concrete, model in (
+        ("/api/authors", "/api/authors", list[schema.Author]), ("/api/lines/{doc_id}", "/api/lines/vergil-1-5", list[schema.ContextLine]),
+        ("/api/queries", "/api/queries", list[schema.QuerySummary]), ("/api/queries/{qid}", f"/api/queries/{found['query']['id']}", schema.QueryAnswer),
+    ):
+        assert spec["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"], path
+        TypeAdapter(model).validate_python(client.get(concrete).json())
 
 
 def test_the_api_schema_describes_its_errors_as_they_are_sent(client):

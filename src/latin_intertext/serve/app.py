@@ -466,21 +466,21 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def api_search_post(body: SearchRequest) -> dict:
         return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=author_list(body.authors) or None))
 
-    @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter")
+    @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter", response_model=None, responses=schema.described(list[schema.Author], "Every author of the corpus served."))
     def apiauthor_list() -> list[dict]:
         return [{"key": key, "name": name} for key, name in searcher.authors()]
 
-    @app.get("/api/lines/{doc_id}", tags=["search"], summary="A line and its neighbours")
+    @app.get("/api/lines/{doc_id}", tags=["search"], summary="A line and its neighbours", response_model=None, responses=schema.described(list[schema.ContextLine], "The line and its neighbours within its work, in order."))
     def api_line(doc_id: str, before: Annotated[int, Query(ge=0, le=50)] = 5, after: Annotated[int, Query(ge=0, le=50)] = 5) -> list[dict]:
         return [c.to_dict() for c in searcher.context(doc_id, before, after)]
 
-    @app.get("/api/queries", tags=["benchmark"], summary="The benchmark's queries")
+    @app.get("/api/queries", tags=["benchmark"], summary="The benchmark's queries", response_model=None, responses=schema.described(list[schema.QuerySummary], "The 482 queries, in the benchmark's order."))
     def api_queries() -> list[dict]:
         if not bench:
             raise QueryError("This server has no benchmark loaded.")
         return [{"id": q.id, "text": q.text, "vf_book": q.vf_book, "line_start": q.line_start, "line_end": q.line_end, "n_gold_lines": len(bench.qrels.get(q.id, {}))} for q in bench.queries]
 
-    @app.get("/api/queries/{qid}", tags=["benchmark"], summary="One query: its gold lines, the system's top 10 and per-query metrics")
+    @app.get("/api/queries/{qid}", tags=["benchmark"], summary="One query: its gold lines, the system's top 10 and per-query metrics", response_model=None, responses=schema.described(schema.QueryAnswer, "The query, its gold lines, the system's top 10 and its metrics."))
     def api_query(qid: str) -> dict:
         detail = query_detail(qid)
         hits = searcher.search(detail.query.text, k=10)

@@ -99,6 +99,53 @@ class UploadAnswer(_Strict):
     note: str | None = None
 
 
+class Author(_Strict):
+    key: str = Field(description="What the author filter takes.")
+    name: str
+
+
+class QuerySummary(_Strict):
+    """A benchmark query, as the list of queries gives it."""
+
+    id: str
+    text: str
+    vf_book: int
+    line_start: int
+    line_end: int
+    n_gold_lines: int = Field(description="Relevant lines in the qrels.")
+
+
+class BenchmarkQuery(_Strict):
+    id: str
+    text: str
+    vf_book: int
+    line_start: int
+    line_end: int
+    query_phrases: list[str] = Field(description="The gold's phrases of the query (a list here, the dataset's JSON text parsed): for reading, never for searching.")
+    n_parallels: int
+
+
+class GoldLine(_Strict):
+    citation: Citation
+    text: str
+    system_rank: int | None = Field(description="Where the server's retriever ranks the line for this query (None: not in its top 100).")
+
+
+class QueryHit(Hit):
+    gold: bool = Field(description="Whether the qrels hold the line for this query.")
+
+
+class QueryAnswer(_Strict):
+    """One benchmark query: its gold lines beside the system's ranks, the system's top 10 and its metrics."""
+
+    query: BenchmarkQuery
+    retriever: str
+    metrics: dict[str, float] = Field(description="This query's ndcg_at_10, recall_at_10 and recall_at_100 for the server's retriever.")
+    metrics_note: str | None = Field(description="For a retriever trained on the benchmark: why these figures flatter it.")
+    gold: list[GoldLine]
+    hits: list[QueryHit]
+
+
 def described(model: type[BaseModel], description: str) -> dict:
     """A route's ``responses`` entry for its 200 answer: the model /docs shows (the route sets ``response_model=None``,
     so that its answer is written as it is, not through the model)."""
