@@ -220,6 +220,17 @@ def test_malformed_tess_names_file_and_line(tmp_path):
         Searcher.from_tess([MALFORMED, LUCRETIUS, other])
     assert info.value.summary == "2 of 3 .tess files cannot be read"
     assert f"{MALFORMED}:4:" in "\n".join(info.value.problems) and f"{other}:2: no <citation>" in "\n".join(info.value.problems)
+    assert info.value.hint.startswith("Each line must read")  # one fix for both: said once
+    latin1, utf16 = tmp_path / "latin1.tess", tmp_path / "utf16.tess"
+    latin1.write_bytes("<catull. 1.1>\tcui dono lepidum\n".encode("utf-8") + b"\xe6quora\n")
+    utf16.write_bytes("<catull. 1.1>\tcui dono\n".encode("utf-16"))
+    with pytest.raises(InputError) as info:  # three fixes: each said with the files it is for
+        Searcher.from_tess([MALFORMED, latin1, utf16, other])
+    assert info.value.hint.splitlines() == [
+        f"{MALFORMED}, {other}: Each line must read '<author. work BOOK.LINE>' then a tab or a space, then the verse.",
+        f"{latin1}: Save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE.tess > FILE.utf8.tess`).",
+        f"{utf16}: Convert it to UTF-8: `iconv -f UTF-16 -t UTF-8 FILE.tess > FILE.utf8.tess`.",
+    ]
 
 
 def test_a_citation_inside_a_users_verse_is_a_lost_line_break_but_an_editors_brackets_are_not(tmp_path):
@@ -891,3 +902,11 @@ def test_an_author_is_found_by_the_name_shown_as_well_as_by_the_key(sources_dir)
     searcher = Searcher.from_tess([sources_dir / "tesserae-la" / "vergil_pseudo.culex.tess"], retriever="bm25")
     (hit,) = searcher.search("arma", k=1, authors=["Pseudo-Vergil"])
     assert str(hit.citation).startswith("Pseudo-Vergil, Culex ") and searcher.search("arma", k=1, authors=["vergil_pseudo"])[0].id == hit.id
+
+
+def test_a_passage_opening_with_a_hyphen_is_told_how_to_pass_it(monkeypatch, capsys):
+    code, _out, err = run_cli(monkeypatch, capsys, "search", "-que arma")
+    assert code == 2 and "No such option: -q" in err
+    assert "put -- before it, after the options (latin-intertext search -k 5 -- '-que arma')" in err
+    code, _out, err = run_cli(monkeypatch, capsys, "search", "arma", "-x")  # a mistyped option is no passage
+    assert code == 2 and "No such option: -x" in err and "hyphen" not in err

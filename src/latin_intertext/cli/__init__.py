@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import shlex
 import sys
 from typing import TYPE_CHECKING, Annotated
 
@@ -149,6 +150,8 @@ def _run(argv: list[str] | None) -> int:
         return 130
     except _usage_errors() as exc:  # an unknown option, a missing argument, a bad value: click's one-line usage error
         exc.show()
+        if hint := _hyphen_passage_hint(exc, sys.argv[1:] if argv is None else argv):
+            console.print(hint, highlight=False, soft_wrap=True)
         return exc.exit_code
     except OSError as exc:  # a full disk or a failing device under a write no check could foresee (standard output to /dev/full)
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
@@ -161,6 +164,17 @@ def _run(argv: list[str] | None) -> int:
         console.print("interrupted (exit code 130): each output is written whole or not at all, so nothing is half-written")
         return INTERRUPTED
     return code if isinstance(code, int) else 0
+
+
+def _hyphen_passage_hint(exc: Exception, argv: list[str]) -> str | None:
+    """How to pass a passage that opens with a hyphen (*-que arma*), which click reads as short options (``-q``)."""
+    name = getattr(exc, "option_name", None) or ""
+    if not name.startswith("-") or name.startswith("--"):
+        return None
+    passage = next((a for a in argv if a.startswith(name) and len(a) > len(name)), None)
+    if passage is None:
+        return None
+    return f"A passage that begins with a hyphen is read as options: put -- before it, after the options (latin-intertext search -k 5 -- {shlex.quote(passage)})."
 
 
 def _silence_stdout() -> None:

@@ -347,6 +347,18 @@ def benchmark_corpus(bench: Benchmark) -> Corpus:
     return builder.build()
 
 
+def _hints_by_file(errors: list[tuple[str, InputError]]) -> str:
+    """Each fix once, with the files it is for where the files need different ones (a malformed line, a file in
+    Latin-1, one in UTF-16), so that no reader applies a file's fix to another."""
+    files_of: dict[str, list[str]] = {}
+    for display, exc in errors:
+        if exc.hint:
+            files_of.setdefault(exc.hint, []).append(display)
+    if len(files_of) == 1:
+        return next(iter(files_of))
+    return "\n".join(f"{', '.join(files)}: {hint}" for hint, files in files_of.items())
+
+
 def tess_corpus(
     paths: Sequence[Path | str],
     *,
@@ -372,14 +384,14 @@ def tess_corpus(
     builder = _Builder(name)
     if bench is not None:
         builder.add_benchmark(bench)
-    errors: list[InputError] = []  # every bad file is named, not only the first
+    errors: list[tuple[str, InputError]] = []  # every bad file is named, not only the first
     for i, path in enumerate(paths):
         path = Path(path).expanduser()
         display = displays[i] if displays else str(path)
         try:
             read = read_tess(path, display, lenient=lenient)
         except InputError as exc:
-            errors.append(exc)
+            errors.append((display, exc))
             continue
         builder.report.add(read)
         stem = tess_stem(Path(display).name)
@@ -388,13 +400,12 @@ def tess_corpus(
         if progress:
             progress(1)
     if len(errors) == 1:
-        raise errors[0]
+        raise errors[0][1]
     if errors:
-        hints = list(dict.fromkeys(e.hint for e in errors if e.hint))
         raise InputError(
             f"{len(errors)} of {len(paths)} .tess files cannot be read",
-            [line for e in errors for line in [e.summary, *e.problems]],
-            " ".join(hints),
+            [line for _display, e in errors for line in [e.summary, *e.problems]],
+            _hints_by_file(errors),
         )
     example = "A .tess file has lines like '<lucr. 1.1>\tAeneadum genetrix, hominum divomque voluptas,'."
     if not builder.lines:
