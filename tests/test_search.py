@@ -910,3 +910,5 @@ def test_a_passage_opening_with_a_hyphen_is_told_how_to_pass_it(monkeypatch, cap
     assert "put -- before it, after the options (latin-intertext search -k 5 -- '-que arma')" in err
     code, _out, err = run_cli(monkeypatch, capsys, "search", "arma", "-x")  # a mistyped option is no passage
     assert code == 2 and "No such option: -x" in err and "hyphen" not in err
+    code, _out, err = run_cli(monkeypatch, capsys, "evaluate", "-que")  # no command but search takes a passage
+    assert code == 2 and "No such option: -q" in err and "hyphen" not in err

@@ -125,7 +125,11 @@ def digest() -> str:
 
     hasher = hashlib.sha256(f"format {FORMAT_VERSION}|lemmatiser {latin.LEMMATISER_VERSION}|".encode())
     for package in LEXICON_PACKAGES:
-        hasher.update(f"{package} {metadata.version(package)}|".encode())
+        try:
+            version = metadata.version(package)
+        except metadata.PackageNotFoundError:  # not installed as a distribution (vendored, say): its code is still read
+            version = "unknown"
+        hasher.update(f"{package} {version}|".encode())
     for module in DIGESTED_MODULES:
         hasher.update(Path(importlib.import_module(module).__file__).read_bytes())
     return hasher.hexdigest()[:16]

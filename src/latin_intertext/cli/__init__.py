@@ -169,7 +169,7 @@ def _run(argv: list[str] | None) -> int:
 def _hyphen_passage_hint(exc: Exception, argv: list[str]) -> str | None:
     """How to pass a passage that opens with a hyphen (*-que arma*), which click reads as short options (``-q``)."""
     name = getattr(exc, "option_name", None) or ""
-    if not name.startswith("-") or name.startswith("--"):
+    if argv[:1] != ["search"] or not name.startswith("-") or name.startswith("--"):
         return None
     passage = next((a for a in argv if a.startswith(name) and len(a) > len(name)), None)
     if passage is None:
