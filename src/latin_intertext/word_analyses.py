@@ -60,20 +60,18 @@ _STORE = _Store()
 
 
 def kept_on_disk(encode: Callable[[Any], Any], decode: Callable[[Any], Any], maxsize: int) -> Callable[[F], F]:
-    """Memoise a function of strings and flags, in memory (``maxsize`` answers, as ``lru_cache``) and on disk.
-    ``encode`` turns an answer into JSON (a list for a tuple or a set), ``decode`` turns it back."""
+    """Memoise a function of strings and flags, given by position, in memory (``maxsize`` answers, as ``lru_cache``)
+    and on disk. ``encode`` turns an answer into JSON (a list for a tuple or a set), ``decode`` turns it back."""
 
     def decorate(function: F) -> F:
         name = f"{function.__module__.rsplit('.', 1)[-1]}.{function.__name__}"  # its file's name: latin._norm.json
-        signature = inspect.signature(function)
+        defaults = tuple(p.default for p in inspect.signature(function).parameters.values())
 
         @lru_cache(maxsize=maxsize)
         @wraps(function)
         def kept(*args):
             table = _STORE.table(name)
-            bound = signature.bind(*args)
-            bound.apply_defaults()  # _analyse(w) and _analyse(w, False): one answer, one key
-            key = _KEY_SEPARATOR.join(map(str, bound.args))
+            key = _KEY_SEPARATOR.join(map(str, args + defaults[len(args) :]))  # _analyse(w) and _analyse(w, False): one key
             stored = table.get(key, _MISSING)
             if stored is not _MISSING:
                 return decode(stored)
