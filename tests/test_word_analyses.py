@@ -13,7 +13,7 @@ from fixtures.build.helpers import run_cli
 from latin_intertext import latin, word_analyses
 from latin_intertext.sources.tess import parse_tess
 
-KEPT = (latin._norm, latin._analyse, latin.name_lemma, latin.lemma_candidates)
+KEPT = (latin._norm, latin._analyse, latin.name_lemma, latin.lemma_candidates, latin.is_known, latin.display_lemma)
 
 
 @pytest.fixture
@@ -77,15 +77,20 @@ def test_the_real_lemmatisers_answers_read_back_equal_fresh_ones(fresh_store, mo
     """Every kept answer for the words of a real text (Statius' Thebaid 1, with its names and misread letters)."""
     text = " ".join(line.text for line in parse_tess(sources_dir / "naacl2021" / "texts" / "statius.thebaid.part.1.tess").lines)
     _forget_in_memory(monkeypatch)
-    fresh = [latin.tokenize(text), latin.lemmas(text, latin.name_forms([text])), [latin.lemma_candidates(w) for w, _s, _e in latin.words(text)]]
+    def analyses() -> list:
+        tokens = latin.tokenize(text)
+        return [tokens, latin.lemmas(text, latin.name_forms([text])), [latin.lemma_candidates(w) for w, _s, _e in latin.words(text)],
+                latin.unknown_words(text), [latin.display_lemma(t.lemma) for t in tokens]]
+
+    fresh = analyses()
     saved = word_analyses.save()
-    assert sorted(p.name for p in saved) == ["latin._analyse.json", "latin._norm.json", "latin.lemma_candidates.json", "latin.name_lemma.json"]
+    assert sorted(p.name for p in saved) == [f"latin.{f.__name__}.json" for f in sorted(KEPT, key=lambda f: f.__name__)]
     assert len(_table(saved[0].parent, "latin.lemma_candidates")) > 1000
 
     _forget_in_memory(monkeypatch)
     monkeypatch.setattr(latin, "_lexicon", lambda: pytest.fail("Whitaker's Words was loaded: an answer was not read back"))
-    again = [latin.tokenize(text), latin.lemmas(text, latin.name_forms([text])), [latin.lemma_candidates(w) for w, _s, _e in latin.words(text)]]
-    assert again == fresh
+    monkeypatch.setattr(latin.simplemma, "is_known", lambda *a, **k: pytest.fail("simplemma was asked: an answer was not read back"))
+    assert analyses() == fresh
     assert not word_analyses._STORE.learned
 
 

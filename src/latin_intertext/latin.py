@@ -450,7 +450,7 @@ def spellings(form: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=WORD_CACHE)
+@kept_on_disk(same, same, WORD_CACHE)
 def display_lemma(lemma: str) -> str:
     """A folded lemma as a reader looks it up: consonantal *u* written *v* where the lexicon knows that spelling
     (*uir*, *nouus*, *iuuenis*: *vir*, *novus*, *iuvenis*; *tuus*, *aqua* stay). Matching keeps the folded one."""
@@ -490,7 +490,7 @@ def dictionary_spellings(form: str) -> list[str]:
     return [*spellings(form), *(spelling for other in prefix_spellings(fold(form)) for spelling in spellings(other))]
 
 
-@lru_cache(maxsize=WORD_CACHE)
+@kept_on_disk(same, same, WORD_CACHE)
 def is_known(form: str) -> bool:
     """Whether the Latin lexicon knows ``form`` in any of its spellings."""
     return any(simplemma.is_known(s, lang="la") for s in dictionary_spellings(form))
