@@ -531,11 +531,18 @@ def test_an_upload_searched_with_the_benchmark_says_so_and_heads_its_page_with_w
 def test_a_search_that_finds_nothing_says_why_in_its_json(client):
     empty = client.get("/api/search", params={"q": "itaque", "k": 3}).json()  # a word in no line of the epics
     assert empty["hits"] == [] and empty["note"] == "No line shares a word with the passage."
+    filtered = client.post("/api/search", json={"text": "Tydeus", "k": 3, "authors": ["lucan", "ovid"]}).json()  # Statius' and Vergil's name
+    assert filtered["hits"] == [] and filtered["note"] == "No line by Lucan or Ovid shares a word with the passage."
+    page = client.get("/", params={"q": "Tydeus", "author": "lucan"})
+    assert "No line by Lucan shares a word with the passage." in page.text
 
 
 def test_an_unknown_path_answers_as_every_other_error(client):
     api = client.get("/api/nosuch")
     assert api.status_code == 404 and api.json() == {"error": "NotFoundError", "detail": "No page or endpoint at /api/nosuch. The API's endpoints are listed at /docs."}
+    put = client.put("/api/search", json={"text": "arma"})
+    assert put.status_code == 405 and put.headers["allow"] and put.json() == {
+        "error": "MethodNotAllowed", "detail": "Method Not Allowed: PUT /api/search. The API's endpoints and their methods are listed at /docs."}
     page = client.get("/nosuch")
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html") and "No page or endpoint at /nosuch. The search page is at /." in page.text
 

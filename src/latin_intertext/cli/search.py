@@ -166,7 +166,7 @@ def search_command(
 
         notes.print(f"note: the index of Tesserae-la leaves out {left_out}, each listed in {index_dir() / 'report.json'}", soft_wrap=True, highlight=False)
     if as_json:
-        typer.echo(json.dumps(searcher.payload(text, hits, report=bool(tess)), ensure_ascii=False, indent=1))
+        typer.echo(json.dumps(searcher.payload(text, hits, report=bool(tess), authors=author), ensure_ascii=False, indent=1))
         return
     out = make_console(highlight=False)
     out.print(f"[bold]{len(hits)}[/] parallel(s) in [bold]{escape(searcher.corpus.name)}[/] ({describe_lines(searcher.corpus.report.counts())}) by [bold]{searcher.retriever_name}[/]")
@@ -190,7 +190,7 @@ def search_command(
         if terms := score_terms(hit.score_detail):
             out.print(f"      [dim]{escape(terms)}[/]")
     if not hits:
-        out.print(searcher.no_hits_note(text))
+        out.print(searcher.no_hits_note(text, author))
 
 
 @app.command("index-tesserae")

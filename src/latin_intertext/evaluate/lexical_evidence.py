@@ -117,5 +117,6 @@ def found_depth(rows: list[EvidenceClass]) -> int:
 def lexical_ceiling(rows: list[EvidenceClass]) -> tuple[float, float]:
     """The share of relevant lines in the top lines the rows counted now, and what it would be if every line sharing
     a query word were there while the others stayed as they are (a line share, not the per-query mean of Recall@k)."""
+    found_depth(rows)  # refuses rows counted to different depths, whose shares would not add up
     now = sum(r.share * r.found for r in rows)
     return now, sum(r.share * (1.0 if i < N_LEXICAL else r.found) for i, r in enumerate(rows))

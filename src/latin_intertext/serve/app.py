@@ -15,6 +15,7 @@ import re
 import tempfile
 from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Annotated, Sequence, get_origin
 from urllib.parse import urlencode
@@ -311,9 +312,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     async def _on_http_error(request: Request, exc: StarletteHTTPException):
         if exc.status_code == 400 and exc.detail == "There was an error parsing the body":  # FastAPI's words for a body it cannot decode
             return await _on_error(request, UnreadableBody(f"Invalid request: {_unreadable(exc.__cause__)}"))
+        api = request.url.path.startswith("/api/")
         if exc.status_code == 404 and exc.detail == "Not Found":  # Starlette's words for a path no route takes
-            where = "The API's endpoints are listed at /docs." if request.url.path.startswith("/api/") else "The search page is at /."
+            where = "The API's endpoints are listed at /docs." if api else "The search page is at /."
             return await _on_error(request, NotFoundError(f"No page or endpoint at {request.url.path}. {where}"))
+        if api:  # any other refusal of Starlette's (405: a method the path does not take), in the API's error format
+            detail = f"{exc.detail}: {request.method} {request.url.path}. The API's endpoints and their methods are listed at /docs."
+            return JSONResponse({"error": HTTPStatus(exc.status_code).phrase.replace(" ", ""), "detail": detail}, status_code=exc.status_code, headers=exc.headers)
         return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)
@@ -456,7 +461,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     # --- JSON API ----------------------------------------------------------------------------------------
     @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)", response_model=None, responses=SEARCH_ANSWER)
     def api_search_get(params: Annotated[SearchParams, Query()]) -> dict:
-        return searcher.payload(params.q, searcher.search(params.q, k=params.k, authors=params.authors()))
+        return searcher.payload(params.q, searcher.search(params.q, k=params.k, authors=params.authors()), authors=params.authors())
 
     @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response, responses=CSV_RESPONSE)
     def api_search_csv(params: Annotated[SearchParams, Query()]) -> Response:
@@ -464,7 +469,8 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)", response_model=None, responses=SEARCH_ANSWER)
     def api_search_post(body: SearchRequest) -> dict:
-        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=author_list(body.authors) or None))
+        authors = author_list(body.authors) or None
+        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=authors), authors=authors)
 
     @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter", response_model=None, responses=schema.described(list[schema.Author], "Every author of the corpus served."))
     def apiauthor_list() -> list[dict]:
@@ -524,7 +530,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     def upload_payload(upload_id: str, q: str, k: int, authors: list[str] | None) -> dict:
         user = held_upload(upload_id)
-        return {**user.payload(q, user.search(q, k=k, authors=authors or None), report=True), "upload_id": upload_id}
+        return {**user.payload(q, user.search(q, k=k, authors=authors or None), report=True, authors=authors), "upload_id": upload_id}
 
     def held_upload(upload_id: str) -> Searcher:
         if upload_id not in held:

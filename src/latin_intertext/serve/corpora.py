@@ -176,6 +176,14 @@ class Corpus:
         """A boolean mask of the lines by ``authors`` (keys or names, any case); None for all."""
         if not authors:
             return None
+        return np.isin(self.author_of, np.fromiter(self.author_indices(authors), dtype=np.int32))
+
+    def author_display_names(self, authors: Sequence[str]) -> list[str]:
+        """The display names of ``authors`` (keys or names, any case), in the corpus's order."""
+        return [self.author_names.get(self.author_keys[i], self.author_keys[i]) for i in sorted(self.author_indices(authors))]
+
+    def author_indices(self, authors: Sequence[str]) -> set[int]:
+        """Which of ``author_keys`` ``authors`` (keys or names, any case) name; an error naming any that names none."""
         wanted, unknown = set(), []
         lookup = {key(self.author_names.get(k, k)): i for i, k in enumerate(self.author_keys)} | {k: i for i, k in enumerate(self.author_keys)}
         for name in authors:
@@ -186,7 +194,7 @@ class Corpus:
                 unknown.append(name)
         if unknown:
             raise UnknownAuthorError(f"Unknown author(s): {', '.join(map(repr, unknown))}. {self._author_hint(unknown)}")
-        return np.isin(self.author_of, np.fromiter(wanted, dtype=np.int32))
+        return wanted
 
     def _author_hint(self, unknown: list[str], shown: int = 40) -> str:
         """The keys the unknown names may mean (those they begin, or close spellings: *silius* for *silius_italicus*),

@@ -353,9 +353,10 @@ class Searcher:
         """Users' own ``.tess`` files, or folders of them (malformed lines raise :class:`InputError` naming file:line),
         optionally beside the benchmark's corpus; a folder's other files are listed in ``corpus.report.ignored``."""
         given = tess_paths(paths) if displays is None else TessPaths(list(map(Path, paths)), [])
-        corpus = tess_corpus(given.files, bench=with_benchmark, name="tess+benchmark" if with_benchmark else "tess", displays=displays)
-        corpus.report.ignored += given.ignored
-        return cls.from_corpus(corpus, retriever, with_benchmark)
+        with word_analyses.not_kept():  # any files, of any size, uploads among them: their words would fill the kept analyses
+            corpus = tess_corpus(given.files, bench=with_benchmark, name="tess+benchmark" if with_benchmark else "tess", displays=displays)
+            corpus.report.ignored += given.ignored
+            return cls.from_corpus(corpus, retriever, with_benchmark)
 
     @classmethod
     def from_tesserae_la(cls, folder: Path | None = None, *, sources: Path | str | None = None, build: bool = False, files: Sequence[Path] | None = None, progress=None) -> "Searcher":
@@ -428,10 +429,14 @@ class Searcher:
             return f"{len(unknown)} of the passage's {len(small)} words in small letters are no Latin word the lexicon knows ({shown}): is it Latin? Its hits share only forms that look alike."
         return None
 
-    def no_hits_note(self, text: str = "") -> str:
+    def no_hits_note(self, text: str = "", authors: Sequence[str] | str | None = None) -> str:
         """What an empty result for ``text`` means for this retriever (Tesserae needs two shared words outside its stop
-        list, the others one)."""
-        return (text and self.retriever.no_hits_reason(text)) or f"No line {self.retriever.hit_rule} the passage."
+        list, the others one), among the lines of ``authors`` where a filter chose them."""
+        if reason := text and self.retriever.no_hits_reason(text):
+            return reason
+        if wanted := author_list(authors):
+            return f"No line by {' or '.join(self.corpus.author_display_names(wanted))} {self.retriever.hit_rule} the passage."
+        return f"No line {self.retriever.hit_rule} the passage."
 
     def citation(self, i: int) -> Citation:
         d = self.corpus.lines[i]
@@ -451,14 +456,15 @@ class Searcher:
             raise NotFoundError(f"No line {doc_id!r} in corpus {self.corpus.name!r}.") from None
         return self.context_lines(i, before, after)
 
-    def payload(self, text: str, hits: list[Hit], report: bool = False) -> dict:
+    def payload(self, text: str, hits: list[Hit], report: bool = False, authors: Sequence[str] | str | None = None) -> dict:
         """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``), with a
-        ``note`` on what a weak passage's hits can share, or on why nothing was found; ``report=True`` adds the
+        ``note`` on what a weak passage's hits can share, or on why nothing was found (by ``authors``, the search's
+        filter); ``report=True`` adds the
         corpus's size and its report (users' files: every line left out or renamed)."""
         out = {"query": latin.composed(text), "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
         if self.info.fallback:  # why this is not the retriever the caller would expect
             out["fallback"] = self.info.fallback
-        if note := (self.weak_passage_note(text) if hits else self.no_hits_note(text)):
+        if note := (self.weak_passage_note(text) if hits else self.no_hits_note(text, authors)):
             out["note"] = note
         return out | self.corpus_payload() if report else out
 
