@@ -242,26 +242,6 @@ class UnreadableBody(InvalidRequest):
     status_code = 400
 
 
-class ErrorBody(BaseModel):
-    """What every error of the API answers (``_error_body``), whatever its status."""
-
-    error: str = Field(description="The kind of error: InvalidRequest, QueryError, NotFoundError, UploadTooLarge, InputError, ...")
-    detail: str = Field(description="What went wrong, and how to put it right.")
-    problems: list[str] | None = Field(None, description="Bad input only: every problem found (a file's malformed lines, each parameter refused), up to 200.")
-    hint: str | None = Field(None, description="Bad input only: the form the input must take.")
-
-
-ERROR_RESPONSES = {
-    status: {"model": ErrorBody, "description": description}
-    for status, description in (
-        (400, "A passage or file that cannot be searched (empty, no Latin word, a malformed .tess line, a body not UTF-8)."),
-        (404, "No such line, query, upload or endpoint."),
-        (413, "A passage or upload over the size limit."),
-        (422, "A parameter the endpoint does not take, or a value of the wrong kind (each one named in problems)."),
-    )
-}
-
-
 def _status(exc: LatinIntertextError) -> int:
     return getattr(exc, "status_code", 400)
 
@@ -294,7 +274,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             "Errors are JSON objects {error, detail[, problems, hint]} with a 4xx status."
         ),
         dependencies=[Depends(_given_as_declared)],
-        responses=ERROR_RESPONSES,  # the API's routes only: the pages are left out of the schema
+        responses=schema.ERROR_RESPONSES,  # the API's routes only: the pages are left out of the schema
     )
     app.state.searcher = searcher
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -461,7 +441,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     # --- JSON API ----------------------------------------------------------------------------------------
     @app.get("/api/search", tags=["search"], summary="Parallels to a passage (GET)", response_model=None, responses=SEARCH_ANSWER)
     def api_search_get(params: Annotated[SearchParams, Query()]) -> dict:
-        return searcher.payload(params.q, searcher.search(params.q, k=params.k, authors=params.authors()), authors=params.authors())
+        return answer(searcher, params.q, params.k, params.authors())
 
     @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response, responses=CSV_RESPONSE)
     def api_search_csv(params: Annotated[SearchParams, Query()]) -> Response:
@@ -469,8 +449,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
 
     @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)", response_model=None, responses=SEARCH_ANSWER)
     def api_search_post(body: SearchRequest) -> dict:
-        authors = author_list(body.authors) or None
-        return searcher.payload(body.text, searcher.search(body.text, k=body.k, authors=authors), authors=authors)
+        return answer(searcher, body.text, body.k, author_list(body.authors))
 
     @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter", response_model=None, responses=schema.described(list[schema.Author], "Every author of the corpus served."))
     def apiauthor_list() -> list[dict]:
@@ -529,8 +508,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         return csv_response(params.q, held_upload(upload_id).search(params.q, k=params.k, authors=params.authors()))
 
     def upload_payload(upload_id: str, q: str, k: int, authors: list[str] | None) -> dict:
-        user = held_upload(upload_id)
-        return {**user.payload(q, user.search(q, k=k, authors=authors or None), report=True, authors=authors), "upload_id": upload_id}
+        return {**answer(held_upload(upload_id), q, k, authors, report=True), "upload_id": upload_id}
 
     def held_upload(upload_id: str) -> Searcher:
         if upload_id not in held:
@@ -592,6 +570,12 @@ def _upload_id(uploaded: list[tuple[str, bytes]], with_benchmark: bool) -> str:
 def _one_more(k: int) -> int:
     """A page asks for one hit more than it shows, to know whether a link to more would find any."""
     return min(k + 1, MAX_K)
+
+
+def answer(searcher: Searcher, text: str, k: int, authors: list[str] | None, report: bool = False) -> dict:
+    """A search's JSON answer: its hits, and its note said of the same author filter."""
+    authors = authors or None
+    return searcher.payload(text, searcher.search(text, k=k, authors=authors), report=report, authors=authors)
 
 
 SEARCH_ANSWER = schema.described(schema.SearchAnswer, "The passage's parallels, best first, each with the words it shares on both sides.")

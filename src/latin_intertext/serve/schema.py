@@ -1,5 +1,5 @@
-"""The JSON a search answers, as /docs describes it: models of what ``Searcher.payload`` writes, for the OpenAPI
-schema only (the answers are written by the dataclasses' ``to_dict``; a test validates real answers against these
+"""The JSON the API answers, as /docs describes it: models of what ``Searcher.payload`` and the app write (its
+errors included), for the OpenAPI schema only (the answers are written by the dataclasses' ``to_dict``; a test validates real answers against these
 models, which forbid any field they do not name, so the two cannot drift apart)."""
 
 from __future__ import annotations
@@ -144,6 +144,26 @@ class QueryAnswer(_Strict):
     metrics_note: str | None = Field(description="For a retriever trained on the benchmark: why these figures flatter it.")
     gold: list[GoldLine]
     hits: list[QueryHit]
+
+
+class ErrorBody(_Strict):
+    """What every error of the API answers (``app._error_body``), whatever its status."""
+
+    error: str = Field(description="The kind of error: InvalidRequest, QueryError, NotFoundError, UploadTooLarge, InputError, ...")
+    detail: str = Field(description="What went wrong, and how to put it right.")
+    problems: list[str] | None = Field(None, description="Bad input only: every problem found (a file's malformed lines, each parameter refused), up to 200.")
+    hint: str | None = Field(None, description="Bad input only: the form the input must take.")
+
+
+ERROR_RESPONSES = {
+    status: {"model": ErrorBody, "description": description}
+    for status, description in (
+        (400, "A passage or file that cannot be searched (empty, no Latin word, a malformed .tess line, a body not UTF-8)."),
+        (404, "No such line, query, upload or endpoint."),
+        (413, "A passage or upload over the size limit."),
+        (422, "A parameter the endpoint does not take, or a value of the wrong kind (each one named in problems)."),
+    )
+}
 
 
 def described(model: type[BaseModel], description: str) -> dict:

@@ -459,8 +459,7 @@ class Searcher:
     def payload(self, text: str, hits: list[Hit], report: bool = False, authors: Sequence[str] | str | None = None) -> dict:
         """The JSON form of a search's ``hits`` for the passage ``text`` (the API's and the CLI's ``--json``), with a
         ``note`` on what a weak passage's hits can share, or on why nothing was found (by ``authors``, the search's
-        filter); ``report=True`` adds the
-        corpus's size and its report (users' files: every line left out or renamed)."""
+        filter); ``report=True`` adds the corpus's size and its report (users' files: every line left out or renamed)."""
         out = {"query": latin.composed(text), "corpus": self.corpus.name, "retriever": self.retriever_name, "hits": [h.to_dict() for h in hits]}
         if self.info.fallback:  # why this is not the retriever the caller would expect
             out["fallback"] = self.info.fallback
