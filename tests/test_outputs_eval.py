@@ -338,7 +338,7 @@ def _report(ranker_report):
         "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ranker_report.REPORTED},
         "ci95_span_groups": {m: (0.35, 0.65) for m in ranker_report.REPORTED}, "n_queries": 482, "n_span_groups": 44,
         "candidate_recall": 0.8252, "candidate_recall_per_query": 0.8469,
-        "gold_by_evidence": [EvidenceClass("shares two or more of the query's words", 10, 1.0, 100, 0.9, [])],
+        "gold_by_evidence": [EvidenceClass("shares two or more of the query's words", 10, 1.0, {10: 0.6, 100: 0.9}, [])],
         "ablation": rows,
         "learning_curve": [{"fraction": 0.25, "training_queries": 112.0, "share": 112 / 385.6, **figures, "range": {m: [0.4, 0.6] for m in ranker_report.REPORTED}},
                            {"fraction": 1.0, "training_queries": 385.6, "share": 1.0, **figures}],
@@ -381,6 +381,9 @@ def test_ranker_report_gives_the_candidate_recall_of_lines_and_of_queries():
     markdown = ranker_report.to_markdown(_report(ranker_report))
     assert ("Candidate recall (stage 1 ceiling): 0.8252 of the relevant lines; 0.8469 as a mean over queries, "
             "the ceiling of Recall@100 and Recall@1000 from the reranked candidates.") in markdown
+    assert "| relevant lines by lexical evidence | lines | share | in the top 10 | in the top 100 | commonest shared words |\n|---|---|---|---|---|---|" in markdown
+    assert "| shares two or more of the query's words | 10 | 100.0% | 60.0% | 90.0% |  |" in markdown
+    assert "Relevant lines in the top 10: 60.0%; in the top 100: 90.0%; with every line that shares a query word there (the rest as now): 100.0%." in markdown
 
 
 def test_learning_curve_gives_the_share_drawn_beside_its_target(benchmark, monkeypatch):

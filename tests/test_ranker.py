@@ -444,7 +444,7 @@ def test_a_phrase_running_over_a_line_break_lifts_the_next_line():
 
 
 def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
-    from latin_intertext.evaluate.lexical_evidence import EVIDENCE_CLASSES, evidence_classes, found_depth, gold_by_evidence, lexical_ceiling
+    from latin_intertext.evaluate.lexical_evidence import EVIDENCE_CLASSES, evidence_classes, found_depths, gold_by_evidence, lexical_ceiling
 
     ranker = small_ranker().index(corpus)
     query = Query("q", "galeam miles capit luna", 1, 1, 1, "[]", 1)
@@ -452,21 +452,24 @@ def test_gold_by_evidence_sorts_relevant_lines_by_what_they_share(corpus):
     relevant = {corpus[i].id: 1 for i in (3, 6, 4, 8)}
     bench = Benchmark(corpus, [query], {"q": relevant})
     run = {"q": {corpus[3].id: 3.0, corpus[4].id: 2.0, corpus[6].id: 1.0}}
-    rows = gold_by_evidence(ranker, bench, run, depth=2)
+    rows = gold_by_evidence(ranker, bench, run, depths=(2, 1))
     assert [r.evidence for r in rows] == list(EVIDENCE_CLASSES)
     assert [r.lines for r in rows] == [1, 1, 0, 0, 1, 1]  # luna: held by fewer than 20 lines
-    assert [r.found for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
-    assert lexical_ceiling(rows) == (0.5, 0.75)  # line 6 found too; line 8 still not
-    assert found_depth(rows) == 2
-    with pytest.raises(ValueError, match="one depth"):
-        found_depth(rows + [dataclasses.replace(rows[0], depth=100)])
-    with pytest.raises(ValueError, match="one depth"):
-        lexical_ceiling(rows + [dataclasses.replace(rows[0], depth=100)])
+    assert [r.found[2] for r in rows] == [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # line 6 is in the run, but below the cut
+    assert [r.found[1] for r in rows] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]  # line 4 stands second
+    assert lexical_ceiling(rows) == (0.5, 0.75)  # at the deepest cut: line 6 found too; line 8 still not
+    assert found_depths(rows) == (1, 2)
+    for other in ({100: 1.0}, {1: 1.0}, {1: 1.0, 2: 1.0, 100: 1.0}):
+        with pytest.raises(ValueError, match="same depths"):
+            found_depths(rows + [dataclasses.replace(rows[0], found=other)])
+        with pytest.raises(ValueError, match="same depths"):
+            lexical_ceiling(rows + [dataclasses.replace(rows[0], found=other)])
     assert [r.commonest_words for r in rows] == [[], [("luna", 1)], [], [], [], []]  # named only for one-word lines
-    assert rows[1].to_json() == {"evidence": EVIDENCE_CLASSES[1], "lines": 1, "share": 0.25, "found_at_2": 0.0, "commonest_words": [["luna", 1]]}
+    assert rows[1].to_json() == {"evidence": EVIDENCE_CLASSES[1], "lines": 1, "share": 0.25, "found_at_1": 0.0, "found_at_2": 0.0, "commonest_words": [["luna", 1]]}
+    assert list(rows[4].to_json()) == ["evidence", "lines", "share", "found_at_1", "found_at_2", "commonest_words"]
     luna = sum("luna" in d.text for d in corpus)
     for bands, band in (((luna, luna + 1), 2), ((luna + 1, luna + 2), 1), ((1, luna), 3)):
-        rows = gold_by_evidence(ranker, bench, run, depth=2, bands=bands)
+        rows = gold_by_evidence(ranker, bench, run, depths=(2,), bands=bands)
         assert [r.lines for r in rows][1:4] == [int(b == band) for b in (1, 2, 3)], bands
     assert evidence_classes((5, 9))[1:4] == (
         "shares one of the query's words, held by under 5 lines",

@@ -13,7 +13,7 @@ from latin_intertext.evaluate.metrics import ranked
 from latin_intertext.retrieve.features import Unit, shared_lemmas, shared_query_words
 from latin_intertext.retrieve.ranker import EvidenceRanker
 
-EVIDENCE_DEPTH = 100  # the run's top lines the rows count as found: Recall@100's cut
+EVIDENCE_DEPTHS = (10, 100)  # the run's top lines the rows count as found: nDCG@10's cut and Recall@100's
 
 
 def candidate_recall(ranker: EvidenceRanker, bench: Benchmark) -> tuple[float, float]:
@@ -53,23 +53,24 @@ COMMONEST = 3  # shared words named per one-word class
 
 @dataclass(frozen=True)
 class EvidenceClass:
-    """The relevant lines of one kind of lexical evidence, and the share of them in a run's top ``depth`` lines."""
+    """The relevant lines of one kind of lexical evidence, and the share of them in a run's top lines at each depth."""
 
     evidence: str  # one of :func:`evidence_classes`
     lines: int
     share: float  # of all relevant lines
-    depth: int
-    found: float  # the share of these lines in the run's top ``depth``
+    found: dict[int, float]  # depth -> the share of these lines in the run's top ``depth``, shallowest first
     commonest_words: list[tuple[str, int]]  # the query's one shared word (folded) and how many lines share it; one-word classes only
 
     def to_json(self) -> dict:
-        """The row as the ranker report's JSON has always held it, the depth in a key (``found_at_100``)."""
-        return {"evidence": self.evidence, "lines": self.lines, "share": self.share, f"found_at_{self.depth}": self.found,
+        """The row as the ranker report's JSON holds it, each depth in a key of its own (``found_at_10``, ``found_at_100``)."""
+        return {"evidence": self.evidence, "lines": self.lines, "share": self.share,
+                **{f"found_at_{depth}": share for depth, share in self.found.items()},
                 "commonest_words": [list(pair) for pair in self.commonest_words]}
 
 
-def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: int = EVIDENCE_DEPTH, bands: tuple[int, int] = ONE_WORD_BANDS) -> list[EvidenceClass]:
-    """Relevant lines grouped by the lexical evidence they offer, with the share of each the run finds in its top ``depth``.
+def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depths: tuple[int, ...] = EVIDENCE_DEPTHS, bands: tuple[int, int] = ONE_WORD_BANDS) -> list[EvidenceClass]:
+    """Relevant lines grouped by the lexical evidence they offer, with the share of each the run finds in its top
+    lines at each of ``depths``: at 10, what nDCG@10 can reach; at 100, what Recall@100 can.
 
     Shows where the lexical ceiling lies: a line sharing one query word competes with every line holding that
     word (counted by its rarest shared lemma, and split into ``bands`` of that count), and a line sharing no
@@ -80,11 +81,12 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
     classes = evidence_classes(bands)
     holding = np.asarray(lines.matrices["lemmaset"].sum(axis=0)).ravel()  # lines holding each candidate lemma
     vocab = lines.vocab["lemmaset"]
-    found = {c: [] for c in classes}
+    depths = tuple(sorted(depths))
+    found = {c: [] for c in classes}  # per relevant line: its rank in the run (past every depth if it is not there)
     one_words = {c: Counter() for c in classes}  # the query's one shared word (folded form) of each one-word line
     for q in bench.queries:
         unit = Unit.of(q.text)
-        top = {d for d, _ in ranked(run.get(q.id, {}), depth)}
+        rank = {d: r for r, (d, _) in enumerate(ranked(run.get(q.id, {}), depths[-1]))}
         for doc_id in bench.qrels.get(q.id, {}):
             i = bench.doc_index[doc_id]
             words = shared_query_words(lines, unit, i)
@@ -98,25 +100,27 @@ def gold_by_evidence(ranker: EvidenceRanker, bench: Benchmark, run: Run, depth: 
                 cls = classes[N_LEXICAL]
             else:
                 cls = classes[N_LEXICAL + 1]
-            found[cls].append(doc_id in top)
+            found[cls].append(rank.get(doc_id, depths[-1]))
     total = sum(len(v) for v in found.values())
     return [
-        EvidenceClass(c, len(v), len(v) / total if total else 0.0, depth, sum(v) / len(v) if v else 0.0, one_words[c].most_common(COMMONEST))
+        EvidenceClass(c, len(v), len(v) / total if total else 0.0, {d: sum(r < d for r in v) / len(v) if v else 0.0 for d in depths},
+                      one_words[c].most_common(COMMONEST))
         for c, v in found.items()
     ]
 
 
-def found_depth(rows: list[EvidenceClass]) -> int:
-    """The one depth all of ``gold_by_evidence``'s rows counted to."""
-    depths = {row.depth for row in rows}
+def found_depths(rows: list[EvidenceClass]) -> tuple[int, ...]:
+    """The depths all of ``gold_by_evidence``'s rows counted to, shallowest first."""
+    depths = {tuple(row.found) for row in rows}
     if len(depths) != 1:
-        raise ValueError(f"gold_by_evidence rows must all count to one depth; these give {sorted(depths) or 'none'}")
+        raise ValueError(f"gold_by_evidence rows must all count to the same depths; these give {sorted(depths) or 'none'}")
     return depths.pop()
 
 
 def lexical_ceiling(rows: list[EvidenceClass]) -> tuple[float, float]:
-    """The share of relevant lines in the top lines the rows counted now, and what it would be if every line sharing
-    a query word were there while the others stayed as they are (a line share, not the per-query mean of Recall@k)."""
-    found_depth(rows)  # refuses rows counted to different depths, whose shares would not add up
-    now = sum(r.share * r.found for r in rows)
-    return now, sum(r.share * (1.0 if i < N_LEXICAL else r.found) for i, r in enumerate(rows))
+    """The share of relevant lines in the run's top lines at the rows' deepest depth now, and what it would be if every
+    line sharing a query word were there while the others stayed as they are (a line share, not the per-query mean of
+    Recall@k)."""
+    depth = found_depths(rows)[-1]  # refuses rows counted to different depths, whose shares would not add up
+    now = sum(r.share * r.found[depth] for r in rows)
+    return now, sum(r.share * (1.0 if i < N_LEXICAL else r.found[depth]) for i, r in enumerate(rows))

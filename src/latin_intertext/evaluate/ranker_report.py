@@ -16,7 +16,7 @@ from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS
 from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, span_group_json, test_json
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_ids
 from latin_intertext.evaluate.execute import evaluate_baselines, run_retriever
-from latin_intertext.evaluate.lexical_evidence import EvidenceClass, candidate_recall, found_depth, gold_by_evidence, lexical_ceiling
+from latin_intertext.evaluate.lexical_evidence import EvidenceClass, candidate_recall, found_depths, gold_by_evidence, lexical_ceiling
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.evaluate.nested import nested_cross_validation
 from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm
@@ -173,14 +173,18 @@ def to_markdown(report: RankerReport) -> str:
               "p is an exact sign-flip test; the span-group interval, a percentile bootstrap over groups of very unequal size, runs somewhat narrow."]
     lines += ["", f"Candidate recall (stage 1 ceiling): {report.candidate_recall:.4f} of the relevant lines; "
               f"{report.candidate_recall_per_query:.4f} as a mean over queries, the ceiling of Recall@100 and Recall@1000 from the reranked candidates.", ""]
-    depth = found_depth(report.gold_by_evidence)
-    lines += [f"| relevant lines by lexical evidence | lines | share | in the top {depth} | commonest shared words |", "|---|---|---|---|---|"]
+    depths = found_depths(report.gold_by_evidence)
+    lines += ["| relevant lines by lexical evidence | lines | share | " + " | ".join(f"in the top {d}" for d in depths) + " | commonest shared words |",
+              "|---|---|---|" + "---|" * len(depths) + "---|"]
     lines += [
-        f"| {g.evidence} | {g.lines} | {g.share:.1%} | {g.found:.1%} | {_words(g.commonest_words)} |" if g.lines else f"| {g.evidence} | 0 | | | |"
+        f"| {g.evidence} | {g.lines} | {g.share:.1%} | " + " | ".join(f"{g.found[d]:.1%}" for d in depths) + f" | {_words(g.commonest_words)} |"
+        if g.lines else f"| {g.evidence} | 0 | |" + " |" * len(depths) + " |"
         for g in report.gold_by_evidence
     ]
     now, ceiling = lexical_ceiling(report.gold_by_evidence)
-    lines += ["", f"Relevant lines in the top {depth}: {now:.1%}; with every line that shares a query word there (the rest as now): {ceiling:.1%}.", ""]
+    held = "; ".join(f"in the top {d}: {sum(g.share * g.found[d] for g in report.gold_by_evidence):.1%}" for d in depths[:-1])
+    lines += ["", f"Relevant lines {held + '; ' if held else ''}in the top {depths[-1]}: {now:.1%}; with every line that shares a query word there "
+              f"(the rest as now): {ceiling:.1%}.", ""]
     lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|---|"]
     for row in report.ablation:
         test = row.get("vs_full")
@@ -268,7 +272,7 @@ def _about(n: float) -> str:
 
 def plot(report: RankerReport, path: Path | str) -> Path:
     """The report at a glance: each variant's nDCG@10 and Recall@100 against the best baseline and the targets,
-    how many relevant lines of each kind of lexical evidence the run's top lines hold (``found_depth``), and the learning curve."""
+    how many relevant lines of each kind of lexical evidence the run's top lines hold (at ``found_depths``), and the learning curve."""
     plt = charts.pyplot()
     rows = report.ablation[::-1]
     baseline = report.baselines[report.best_baseline]
@@ -287,12 +291,16 @@ def plot(report: RankerReport, path: Path | str) -> Path:
         ax.set_yticks(range(len(rows)), [r["variant"] for r in rows] if ax is axes[0] else [""] * len(rows), fontsize=7)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
     evidence = report.gold_by_evidence
-    depth = found_depth(evidence)
-    found = [g.lines * g.found for g in evidence]
-    axes[2].barh(range(len(evidence)), found, color="#4c72b0", label=f"in the top {depth}")
-    axes[2].barh(range(len(evidence)), [g.lines - f for g, f in zip(evidence, found)], left=found, color="#dddddd", label=f"not in the top {depth}")
+    depths = found_depths(evidence)
+    left, shallower = [0.0] * len(evidence), 0
+    for depth, colour in zip(depths, ("#1f3d7a", "#4c72b0", "#9ab0d6")):  # lines in the top 10, then in 11 to 100
+        found = [g.lines * g.found[depth] for g in evidence]
+        axes[2].barh(range(len(evidence)), [f - l for f, l in zip(found, left)], left=left, color=colour,
+                     label=f"in the top {depth}" if not shallower else f"at {shallower + 1} to {depth}")
+        left, shallower = found, depth
+    axes[2].barh(range(len(evidence)), [g.lines - f for g, f in zip(evidence, left)], left=left, color="#dddddd", label=f"not in the top {depths[-1]}")
     for y, g in enumerate(evidence):
-        axes[2].text(g.lines + 5, y, f"{g.found:.0%} of {g.lines}", va="center", fontsize=7)
+        axes[2].text(g.lines + 5, y, " / ".join(f"{g.found[d]:.0%}" for d in depths) + f" of {g.lines}", va="center", fontsize=7)
     axes[2].set_yticks(range(len(evidence)), [textwrap.fill(g.evidence, 28) for g in evidence], fontsize=7)
     axes[2].set_xlim(0, max(g.lines for g in evidence) * 1.3)
     axes[2].invert_yaxis()
