@@ -584,9 +584,40 @@ def test_the_api_schema_describes_its_errors_as_they_are_sent(client):
     spec = client.get("/openapi.json").json()
     assert set(spec["components"]["schemas"]["ErrorBody"]["properties"]) == {"error", "detail", "problems", "hint"}
     assert "HTTPValidationError" not in spec["components"]["schemas"]  # FastAPI's own 422 body, which the app never sends
-    for path, operations in spec["paths"].items():
-        for method, operation in operations.items():
-            for status in ("400", "404", "413", "422"):
-                assert operation["responses"][status]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
+    held = client.post("/api/upload", files={"files": ("lucretius.sample.tess", (USER_TEXTS / "lucretius.sample.tess").read_bytes())}).json()["upload_id"]
+    bare = TestClient(create_app(Searcher.from_tess([USER_TEXTS / "lucretius.sample.tess"], retriever="bm25")))  # no benchmark
+    too_long, tess = "a" * (MAX_QUERY_CHARS + 1), ("a.tess", b"<a. 1.1>\tarma virumque\n")
+    searches = {400: {"q": ""}, 413: {"q": too_long}, 422: {"q": "arma", "k": 0}}
+    upload_searches = searches | {404: {"q": "arma"}}
+    # each route's errors as /docs declares them, each given by a request that gets it: (method, path, status) -> request
+    requests = {
+        **{("get", "/api/search", status): lambda p=params: client.get("/api/search", params=p) for status, params in searches.items()},
+        **{("get", "/api/search.csv", status): lambda p=params: client.get("/api/search.csv", params=p) for status, params in searches.items()},
+        ("post", "/api/search", 400): lambda: client.post("/api/search", json={"text": ""}),
+        ("post", "/api/search", 413): lambda: client.post("/api/search", json={"text": too_long}),
+        ("post", "/api/search", 422): lambda: client.post("/api/search", json={"text": "arma", "k": 0}),
+        ("get", "/api/authors", 422): lambda: client.get("/api/authors", params={"x": 1}),
+        ("get", "/api/lines/{doc_id}", 404): lambda: client.get("/api/lines/nope-1-1"),
+        ("get", "/api/lines/{doc_id}", 422): lambda: client.get("/api/lines/vergil-1-5", params={"before": -1}),
+        ("get", "/api/queries", 400): lambda: bare.get("/api/queries"),
+        ("get", "/api/queries", 422): lambda: client.get("/api/queries", params={"x": 1}),
+        ("get", "/api/queries/{qid}", 400): lambda: bare.get("/api/queries/vf-1-1-1"),
+        ("get", "/api/queries/{qid}", 404): lambda: client.get("/api/queries/nope"),
+        ("get", "/api/queries/{qid}", 422): lambda: client.get("/api/queries/vf-1-1-1", params={"x": 1}),
+        ("post", "/api/upload", 400): lambda: client.post("/api/upload", files={"files": ("a.tess", b"no citation here\n")}),
+        ("post", "/api/upload", 413): lambda: client.post("/api/upload", files={"files": tess}, data={"q": too_long}),
+        ("post", "/api/upload", 422): lambda: client.post("/api/upload", files={"files": tess}, data={"q": "arma", "k": 0}),
+        **{("get", f"/api/upload/{{upload_id}}/search{csv}", status): lambda p=params, c=csv, s=status: client.get(f"/api/upload/{'nope' if s == 404 else held}/search{c}", params=p)
+           for status, params in upload_searches.items() for csv in ("", ".csv")},
+    }
+    declared = {(method, path, int(status)): response for path, operations in spec["paths"].items() for method, operation in operations.items()
+                for status, response in operation["responses"].items() if status != "200"}
+    assert set(declared) == set(requests)  # /docs declares just the errors each route can give, as listed above
+    for (method, path, status), response in declared.items():
+        assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
+        got = requests[method, path, status]()
+        assert got.status_code == status and {"error", "detail"} <= set(got.json()), (method, path, status, got.text[:200])
+    assert declared["get", "/api/queries", 400]["description"] == schema.NO_BENCHMARK == requests["get", "/api/queries", 400]().json()["detail"]
+    assert "no benchmark" not in declared["get", "/api/search", 400]["description"]
     invalid = client.get("/api/search", params={"q": "arma", "k": 0}).json()
     assert set(invalid) <= set(spec["components"]["schemas"]["ErrorBody"]["properties"]) and {"error", "detail"} <= set(invalid)

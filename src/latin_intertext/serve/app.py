@@ -274,7 +274,6 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             "Errors are JSON objects {error, detail[, problems, hint]} with a 4xx status."
         ),
         dependencies=[Depends(_given_as_declared)],
-        responses=schema.ERROR_RESPONSES,  # the API's routes only: the pages are left out of the schema
     )
     app.state.searcher = searcher
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -346,7 +345,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         from latin_intertext.evaluate.metrics import METRICS, evaluate_run
 
         if not bench:
-            raise QueryError("This server has no benchmark loaded: start it with --dataset DIR.")
+            raise QueryError(schema.NO_BENCHMARK)
         if qid not in queries:
             raise NotFoundError(f"No benchmark query {qid!r}. Query ids read vf-{{book}}-{{first line}}-{{last line}}, e.g. vf-1-1-1; see /api/queries.")
         run = system_run(qid)
@@ -426,7 +425,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     @app.get("/benchmark", response_class=HTMLResponse, include_in_schema=False)
     def queries_page(request: Request):
         if not bench:
-            raise QueryError("This server has no benchmark loaded: start it with --dataset DIR.")
+            raise QueryError(schema.NO_BENCHMARK)
         return page(request, "queries.html", queries=bench.queries, gold_lines={q.id: len(bench.qrels.get(q.id, {})) for q in bench.queries})
 
     @app.get("/benchmark/{qid}", response_class=HTMLResponse, include_in_schema=False)
@@ -443,7 +442,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def api_search_get(params: Annotated[SearchParams, Query()]) -> dict:
         return answer(searcher, params.q, params.k, params.authors())
 
-    @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response, responses=CSV_RESPONSE)
+    @app.get("/api/search.csv", tags=["search"], summary="Parallels to a passage, as CSV (one row per parallel, for a spreadsheet)", response_class=Response, responses=CSV_ANSWER)
     def api_search_csv(params: Annotated[SearchParams, Query()]) -> Response:
         return csv_response(params.q, searcher.search(params.q, k=params.k, authors=params.authors()))
 
@@ -451,21 +450,21 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def api_search_post(body: SearchRequest) -> dict:
         return answer(searcher, body.text, body.k, author_list(body.authors))
 
-    @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter", response_model=None, responses=schema.described(list[schema.Author], "Every author of the corpus served."))
+    @app.get("/api/authors", tags=["search"], summary="Authors of the corpus, for the author filter", response_model=None, responses=schema.described(list[schema.Author], "Every author of the corpus served.", 422))
     def apiauthor_list() -> list[dict]:
         return [{"key": key, "name": name} for key, name in searcher.authors()]
 
-    @app.get("/api/lines/{doc_id}", tags=["search"], summary="A line and its neighbours", response_model=None, responses=schema.described(list[schema.ContextLine], "The line and its neighbours within its work, in order."))
+    @app.get("/api/lines/{doc_id}", tags=["search"], summary="A line and its neighbours", response_model=None, responses=schema.described(list[schema.ContextLine], "The line and its neighbours within its work, in order.", 404, 422))
     def api_line(doc_id: str, before: Annotated[int, Query(ge=0, le=50)] = 5, after: Annotated[int, Query(ge=0, le=50)] = 5) -> list[dict]:
         return [c.to_dict() for c in searcher.context(doc_id, before, after)]
 
-    @app.get("/api/queries", tags=["benchmark"], summary="The benchmark's queries", response_model=None, responses=schema.described(list[schema.QuerySummary], "The 482 queries, in the benchmark's order."))
+    @app.get("/api/queries", tags=["benchmark"], summary="The benchmark's queries", response_model=None, responses=schema.described(list[schema.QuerySummary], "The 482 queries, in the benchmark's order.", 400, 422, bad_request=schema.NO_BENCHMARK))
     def api_queries() -> list[dict]:
         if not bench:
-            raise QueryError("This server has no benchmark loaded.")
+            raise QueryError(schema.NO_BENCHMARK)
         return [{"id": q.id, "text": q.text, "vf_book": q.vf_book, "line_start": q.line_start, "line_end": q.line_end, "n_gold_lines": len(bench.qrels.get(q.id, {}))} for q in bench.queries]
 
-    @app.get("/api/queries/{qid}", tags=["benchmark"], summary="One query: its gold lines, the system's top 10 and per-query metrics", response_model=None, responses=schema.described(schema.QueryAnswer, "The query, its gold lines, the system's top 10 and its metrics."))
+    @app.get("/api/queries/{qid}", tags=["benchmark"], summary="One query: its gold lines, the system's top 10 and per-query metrics", response_model=None, responses=schema.described(schema.QueryAnswer, "The query, its gold lines, the system's top 10 and its metrics.", 400, 404, 422, bad_request=schema.NO_BENCHMARK))
     def api_query(qid: str) -> dict:
         detail = query_detail(qid)
         hits = searcher.search(detail.query.text, k=10)
@@ -478,7 +477,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             "hits": [{**h.to_dict(), "gold": h.id in detail.gold_ids} for h in hits],
         }
 
-    @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)", response_model=None, responses=UPLOAD_ANSWER)
+    @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)", response_model=None, responses=UPLOADED)
     async def api_upload(
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
         q: Annotated[str, Form(description="The Latin passage. Left out (or blank), the files are only indexed: the answer has their report and `upload_id`, no `hits`.")] = "",
@@ -503,7 +502,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def api_upload_search(upload_id: str, params: Annotated[SearchParams, Query()]) -> dict:
         return upload_payload(upload_id, params.q, params.k, params.authors())
 
-    @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response, responses=CSV_RESPONSE)
+    @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response, responses=UPLOAD_CSV_ANSWER)
     def api_upload_search_csv(upload_id: str, params: Annotated[SearchParams, Query()]) -> Response:
         return csv_response(params.q, held_upload(upload_id).search(params.q, k=params.k, authors=params.authors()))
 
@@ -578,9 +577,15 @@ def answer(searcher: Searcher, text: str, k: int, authors: list[str] | None, rep
     return searcher.payload(text, searcher.search(text, k=k, authors=authors), report=report, authors=authors)
 
 
-SEARCH_ANSWER = schema.described(schema.SearchAnswer, "The passage's parallels, best first, each with the words it shares on both sides.")
-UPLOAD_ANSWER = schema.described(schema.UploadAnswer, "The files' report and upload_id, and the passage's parallels if one was sent.")
-CSV_RESPONSE = {200: {"content": {"text/csv": {}}, "description": f"A header row ({', '.join(CSV_COLUMNS)}), then one row per parallel, best first."}}
+SEARCHED = (400, 413, 422)  # what a search can answer besides its parallels; one of files uploaded before, 404 too
+SEARCH_ANSWER = schema.described(schema.SearchAnswer, "The passage's parallels, best first, each with the words it shares on both sides.", *SEARCHED)
+_UPLOAD = "The files' report and upload_id, and the passage's parallels if one was sent."
+UPLOADED = schema.described(schema.UploadAnswer, _UPLOAD, *SEARCHED)
+UPLOAD_ANSWER = schema.described(schema.UploadAnswer, _UPLOAD, *SEARCHED, 404)
+_CSV = {"text/csv": {}}
+_ROWS = f"A header row ({', '.join(CSV_COLUMNS)}), then one row per parallel, best first."
+CSV_ANSWER = schema.described(None, _ROWS, *SEARCHED, content=_CSV)
+UPLOAD_CSV_ANSWER = schema.described(None, _ROWS, *SEARCHED, 404, content=_CSV)
 
 
 def csv_response(q: str, hits: list[Hit]) -> Response:

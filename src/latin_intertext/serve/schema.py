@@ -155,18 +155,20 @@ class ErrorBody(_Strict):
     hint: str | None = Field(None, description="Bad input only: the form the input must take.")
 
 
-ERROR_RESPONSES = {
-    status: {"model": ErrorBody, "description": description}
-    for status, description in (
-        (400, "A passage or file that cannot be searched (empty, no Latin word, a malformed .tess line, a body not UTF-8)."),
-        (404, "No such line, query, upload or endpoint."),
-        (413, "A passage or upload over the size limit."),
-        (422, "A parameter the endpoint does not take, or a value of the wrong kind (each one named in problems)."),
-    )
+ERRORS = {
+    400: "A passage or file that cannot be searched (empty, no Latin word, a malformed .tess line, a body not UTF-8), or an author filter that names no author here.",
+    404: "No such line, query or upload.",
+    413: "A passage or upload over the size limit.",
+    422: "A parameter the endpoint does not take, or a value of the wrong kind (each one named in problems).",
 }
+NO_BENCHMARK = "This server has no benchmark loaded: it serves other texts only."
 
 
-def described(model: type[BaseModel], description: str) -> dict:
-    """A route's ``responses`` entry for its 200 answer: the model /docs shows (the route sets ``response_model=None``,
-    so that its answer is written as it is, not through the model)."""
-    return {200: {"model": model, "description": description}}
+def described(model: type[BaseModel] | None, description: str, *errors: int, bad_request: str = ERRORS[400], content: dict | None = None) -> dict:
+    """A route's ``responses``: its 200 answer, the model /docs shows (the route sets ``response_model=None``, so that
+    its answer is written as it is, not through the model) or else ``content``, and the errors it can give, each in
+    :class:`ErrorBody`; ``bad_request`` says what a 400 means for this route."""
+    ok = {"model": model} if model else {"content": content or {}}
+    return {200: ok | {"description": description}} | {
+        status: {"model": ErrorBody, "description": bad_request if status == 400 else ERRORS[status]} for status in sorted(errors)
+    }
