@@ -490,6 +490,17 @@ def test_a_capital_inside_a_sentence_reads_the_word_as_a_name(text, word, lemma)
 
 
 @pytest.mark.parametrize(
+    "name, common, lemma",
+    [("et tibi, Lepidum, sequor", "cui dono lepidum novum libellum", "lepidus"), ("nec Magnus erat", "magnus ab integro", "magnus"),
+     ("quid Flavus ait", "flavus crinis", "flauus")],
+)
+def test_a_name_and_a_common_word_spelt_alike_keep_one_lemma(name, common, lemma):
+    """As in Tesserae (docs/latin.md, names): poets play on such names, so the capital does not split the lemma."""
+    named, plain = ([t.lemma for t in latin.tokenize(text) if t.lemma == lemma] for text in (name, common))
+    assert named == plain == [lemma]
+
+
+@pytest.mark.parametrize(
     "text, filed",
     [("pius Aeneas", {"pius", "aeneas", "aeneus"}), ("Aeneas", {"aeneus", "aeneas"}), ("Inde ruit", {"inde", "ruo"}),
      ("tum Veneris", {"tum", "uenus", "uenio"}), ("Veneris", {"uenio", "uenus"}), ("veneris", {"uenio"})],
