@@ -326,13 +326,14 @@ def test_evaluate_run_with_save_run_is_refused(tmp_path, capsys):
 
 def _report(ranker_report):
     """A ranker report by hand: three rows tested against the full model, the oracle's at the resampling floor."""
-    from latin_intertext.evaluate.stats import holm
+    from latin_intertext.evaluate.ablation import CurvePoint
+    from latin_intertext.evaluate.stats import Interval, PairedTest, holm
 
     floor = 1 / 10_001
     tested = [("without phrases", -0.02, 0.04), ("settings: 75 trees", 0.001, 0.8), (ranker_report.ORACLE_LABEL, 0.1, floor)]
     figures = {m: 0.5 for m in ranker_report.REPORTED}
-    rows = [{"variant": "full model (no author prior)", **figures}]
-    rows += [{"variant": v, **figures, "vs_full": {"diff": d, "ci95": [d - 0.01, d + 0.01], "p_randomization": p, "p_holm": h, "p_randomization_span_groups": min(1.0, 3 * p)}}
+    rows = [ranker_report.VariantRow("full model (no author prior)", figures)]
+    rows += [ranker_report.VariantRow(v, figures, PairedTest("ndcg_at_10", 0.5 + d, 0.5, d, Interval(d - 0.01, d + 0.01), p, 0.5, Interval(d - 0.02, d + 0.02), min(1.0, 3 * p)), h)
              for (v, d, p), h in zip(tested, holm([p for _, _, p in tested]))]
     return ranker_report.RankerReport(**{
         "folds": ["fold 0", "fold 1"], "metrics": figures, "ci95": {m: (0.4, 0.6) for m in ranker_report.REPORTED},
@@ -340,8 +341,7 @@ def _report(ranker_report):
         "candidate_recall": 0.8252, "candidate_recall_per_query": 0.8469,
         "gold_by_evidence": [EvidenceClass("shares two or more of the query's words", 10, 1.0, {10: 0.6, 100: 0.9}, [])],
         "ablation": rows,
-        "learning_curve": [{"fraction": 0.25, "training_queries": 112.0, "share": 112 / 385.6, **figures, "range": {m: [0.4, 0.6] for m in ranker_report.REPORTED}},
-                           {"fraction": 1.0, "training_queries": 385.6, "share": 1.0, **figures}],
+        "learning_curve": [CurvePoint(0.25, 112.0, 112 / 385.6, figures, {m: (0.4, 0.6) for m in ranker_report.REPORTED}), CurvePoint(1.0, 385.6, 1.0, figures)],
         "baselines": {"bm25": figures}, "best_baseline": "bm25",
         "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329,
                           "ci95_span_groups": [0.05, 0.35], "p_randomization_span_groups": 0.0012}],
@@ -395,9 +395,9 @@ def test_learning_curve_gives_the_share_drawn_beside_its_target(benchmark, monke
     folds = grouped_folds(benchmark.queries, 5)
     curve = ablation.learning_curve(None, benchmark, folds, {m: 0.5 for m in ablation.REPORTED}, (0.25, 0.5))
     whole = np.mean([len(training_ids(benchmark, fold)) for fold in folds])
-    assert [row["fraction"] for row in curve] == [0.25, 0.5, 1.0] and curve[-1]["share"] == 1.0
-    for row in curve[:-1]:
-        assert row["share"] == pytest.approx(row["training_queries"] / whole) and row["share"] > row["fraction"]
+    assert [point.fraction for point in curve] == [0.25, 0.5, 1.0] and curve[-1].share == 1.0
+    for point in curve[:-1]:
+        assert point.share == pytest.approx(point.training_queries / whole) and point.share > point.fraction
     markdown = ranker_report.to_markdown(dataclasses.replace(_report(ranker_report), learning_curve=curve))
-    assert f"| {curve[0]['training_queries']:.0f} | {curve[0]['share']:.0%} |" in markdown and "| 25% |" not in markdown
+    assert f"| {curve[0].training_queries:.0f} | {curve[0].share:.0%} |" in markdown and "| 25% |" not in markdown
     assert "whole span groups can overshoot the targets of 25%, 50%" in markdown

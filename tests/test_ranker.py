@@ -599,7 +599,7 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, 
     report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25", "word2vec"))
     assert [s["name"] for s in report.skipped] == [themes.label, "word2vec"]
     assert all("train-vectors" in s["reason"] for s in report.skipped)
-    assert [r["variant"] for r in report.ablation] == ["full model (no author prior)"]
+    assert [r.variant for r in report.ablation] == ["full model (no author prior)"]
     assert report.best_baseline == "bm25" and list(report.baselines) == ["bm25"]
     markdown = ranker_report.to_markdown(report)
     assert "best baseline by nDCG@10, `bm25`, of `bm25`" in markdown
@@ -633,13 +633,18 @@ def test_report_variants_fit_with_their_own_settings_and_restore_the_fixed_ones(
     report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
     # then the learning curve: the full model's settings again, whatever the last row set, one fit per fold and draw
     assert fitted == [(150, 0, True)] * 2 + [(7, 4, True)] * 2 + [(150, 0, False)] * 2 + [(150, 0, True)] * 2 * len(ablation.LEARNING_SEEDS)
-    assert [r["variant"] for r in report.ablation] == [v.label for v in rows]
-    assert "vs_full" not in report.ablation[0]  # each other row is tested against the full model, query by query
+    assert [r.variant for r in report.ablation] == [v.label for v in rows]
+    full = report.ablation[0]
+    assert full.vs_full is None and "vs_full" not in full.to_json()  # each other row is tested against the full model, query by query
     for row in report.ablation[1:]:
-        low, high = row["vs_full"]["ci95"]
-        assert low <= row["vs_full"]["diff"] <= high
-        assert row["vs_full"]["diff"] == pytest.approx(row["ndcg_at_10"] - report.ablation[0]["ndcg_at_10"])
-        assert f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {row['vs_full']['diff']:+.4f} [{low:+.4f}, {high:+.4f}], p " in ranker_report.to_markdown(report)
+        low, high = row.vs_full.ci95.low, row.vs_full.ci95.high
+        assert low <= row.vs_full.diff <= high and row.vs_full.metric == "ndcg_at_10"
+        assert row.vs_full.diff == pytest.approx(row.metrics["ndcg_at_10"] - full.metrics["ndcg_at_10"])
+        assert (row.vs_full.mean_a, row.vs_full.mean_b) == (row.metrics["ndcg_at_10"], full.metrics["ndcg_at_10"])
+        assert row.p_holm >= row.vs_full.p_randomization
+        assert row.to_json()["vs_full"] == {"diff": row.vs_full.diff, "ci95": [low, high], "p_randomization": row.vs_full.p_randomization,
+                                            "ci95_span_groups": row.vs_full.ci95_clusters.as_list(), "p_randomization_span_groups": row.vs_full.p_randomization_clusters, "p_holm": row.p_holm}
+        assert f"| {row.variant} | {row.metrics['ndcg_at_10']:.4f} | {row.vs_full.diff:+.4f} [{low:+.4f}, {high:+.4f}], p " in ranker_report.to_markdown(report)
     assert leaves[:6] == [31, 31, 15, 15, 31, 31]  # the row after a 15-leaf row is fitted with the shipped 31 leaves
     assert ablation.FIXED_SETTINGS == {name: EvidenceRanker().params()[name] for name in ablation.FIT_SETTINGS}
     with pytest.raises(ValueError, match="n_candidates"):  # stage 1 is cached per index: no variant may change it
@@ -684,8 +689,8 @@ def test_ranker_report_adds_the_nested_run_as_a_tested_row_and_tabulates_the_cho
     grid = (ablation.Variant("as shipped"), ablation.Variant("7 trees", settings=(("n_estimators", 7),)))
     report = ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("bm25",), learning_fractions=(), nested_grid=grid)
     row = report.ablation[-1]
-    assert row["variant"] == ranker_report.NESTED_LABEL and "vs_full" in row
-    assert report.nested["metrics"] == {m: row[m] for m in ablation.REPORTED} and report.nested["grid"] == ["as shipped", "7 trees"]
+    assert row.variant == ranker_report.NESTED_LABEL and row.vs_full is not None
+    assert report.nested["metrics"] == row.metrics and report.nested["grid"] == ["as shipped", "7 trees"]
     assert [t["metric"] for t in report.nested["paired_tests"]] == list(ablation.REPORTED)
     markdown = ranker_report.to_markdown(report)
     assert "| setting | fold 0 | fold 1 |" in markdown and "| 7 trees | " in markdown and markdown.count("**") == 2 * 2  # one choice per fold
@@ -705,8 +710,8 @@ def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus
     monkeypatch.setattr(EvidenceRanker, "fit", lambda self, train: fitted.append({q.id for q in train.queries}) or fit(self, train))
     report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25",), learning_fractions=(0.5,))
     curve = report.learning_curve
-    assert [row["fraction"] for row in curve] == [0.5, 1.0]
-    assert curve[-1]["training_queries"] == 4 and {m: curve[-1][m] for m in ablation.REPORTED} == {m: report.metrics[m] for m in ablation.REPORTED}
+    assert [point.fraction for point in curve] == [0.5, 1.0]
+    assert curve[-1].training_queries == 4 and curve[-1].metrics == {m: report.metrics[m] for m in ablation.REPORTED} and curve[-1].range is None
     draws = fitted[2:]  # after the full model's two folds
     assert len(draws) == 2 * len(ablation.LEARNING_SEEDS)
     for i, train in enumerate(draws):
@@ -715,12 +720,14 @@ def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus
     # each seed of LEARNING_SEEDS draws its own share (seed by seed, fold by fold), not one share thrice
     assert draws == [set(training_ids(bench, fold, 0.5, seed)) for seed in ablation.LEARNING_SEEDS for fold in folds]
     assert len({frozenset(train) for train in draws[0::2]}) > 1 and len({frozenset(train) for train in draws[1::2]}) > 1
-    assert curve[0]["training_queries"] == 2
-    low, high = curve[0]["range"]["ndcg_at_10"]
-    assert low <= curve[0]["ndcg_at_10"] <= high
+    assert curve[0].training_queries == 2
+    low, high = curve[0].range["ndcg_at_10"]
+    assert low <= curve[0].metrics["ndcg_at_10"] <= high
     markdown = ranker_report.to_markdown(report)
-    assert f"| 2 | 50% | {curve[0]['ndcg_at_10']:.4f} [{low:.4f}, {high:.4f}] |" in markdown
-    assert f"| 4 | 100% | {curve[1]['ndcg_at_10']:.4f} | {curve[1]['recall_at_100']:.4f} |" in markdown
+    assert f"| 2 | 50% | {curve[0].metrics['ndcg_at_10']:.4f} [{low:.4f}, {high:.4f}] |" in markdown
+    assert f"| 4 | 100% | {curve[1].metrics['ndcg_at_10']:.4f} | {curve[1].metrics['recall_at_100']:.4f} |" in markdown
+    assert [list(point.to_json()) for point in curve] == [["fraction", "training_queries", "share", *ablation.REPORTED, "range"], ["fraction", "training_queries", "share", *ablation.REPORTED]]
+    assert curve[0].to_json()["range"] == {m: list(r) for m, r in curve[0].range.items()}
     assert ranker_report.plot(report, tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     fitted.clear()
     assert ranker_report.build_ranker_report(bench, 2, baselines=("bm25",), learning_fractions=()).learning_curve == [] and len(fitted) == 2
@@ -969,10 +976,11 @@ def test_the_fitted_model_does_not_depend_on_the_order_of_the_works_in_the_corpu
 
 
 def test_a_learning_curve_s_pace_is_extrapolated_to_the_targets_in_doublings_and_queries():
+    from latin_intertext.evaluate.ablation import CurvePoint
     from latin_intertext.evaluate.ranker_report import extrapolate
 
-    curve = [{"training_queries": 100, "ndcg_at_10": 0.30}, {"training_queries": 200, "ndcg_at_10": 0.35}, {"training_queries": 400, "ndcg_at_10": 0.40}]
+    curve = [CurvePoint(n / 400, n, n / 400, {"ndcg_at_10": score}) for n, score in ((100, 0.30), (200, 0.35), (400, 0.40))]
     e = extrapolate(curve, "ndcg_at_10", 0.45)
     assert (round(e.per_doubling, 6), round(e.doublings, 6), round(e.queries)) == (0.05, 1.0, 800)
-    flat = extrapolate([{**curve[0], "ndcg_at_10": 0.4}, curve[-1]], "ndcg_at_10", 0.45)
+    flat = extrapolate([dataclasses.replace(curve[0], metrics={"ndcg_at_10": 0.4}), curve[-1]], "ndcg_at_10", 0.45)
     assert flat.per_doubling == 0 and flat.doublings is None and flat.queries is None  # a flat curve reaches nothing

@@ -85,27 +85,40 @@ LEARNING_FRACTIONS = (0.25, 0.5, 0.75)
 LEARNING_SEEDS = (0, 1, 2)
 
 
+@dataclass(frozen=True)
+class CurvePoint:
+    """One point of the learning curve: the out-of-fold figures of models fitted on a share of the training queries."""
+
+    fraction: float  # the share aimed at
+    training_queries: float  # drawn per fold, on average (whole span groups overshoot the aim)
+    share: float  # training_queries over the full folds' mean: what the figures were learned from
+    metrics: dict[str, float]  # REPORTED, the mean over the draws
+    range: dict[str, tuple[float, float]] | None = None  # REPORTED, lowest and highest of the draws; None for the full model's own point
+
+    def to_json(self) -> dict:
+        out = {"fraction": self.fraction, "training_queries": self.training_queries, "share": self.share, **self.metrics}
+        return out if self.range is None else out | {"range": {m: list(r) for m, r in self.range.items()}}
+
+
 def learning_curve(
     ranker: EvidenceRanker, bench: Benchmark, folds: list[Fold], full: Mapping[str, float], fractions: tuple[float, ...] = LEARNING_FRACTIONS,
-) -> list[dict]:
+) -> list[CurvePoint]:
     """How the out-of-fold figures grow with the gold the ranker learns from: each fold's model fitted on a share
     of the training folds' queries (whole span groups, each share drawn once per seed of ``LEARNING_SEEDS``, which the
     report's text counts; means reported), the test folds unchanged; ``full`` (the model's own figures) is the last
     point. Would more gold like this reach the targets?
 
-    Each row keeps the target ``fraction`` and the ``share`` drawn (mean training queries over the full folds'
-    mean): whole groups overshoot the target, and the share drawn is what the figures were learned from."""
+    Each point keeps the target ``fraction`` and the ``share`` drawn: whole groups overshoot the target."""
     whole = float(np.mean([len(training_ids(bench, fold)) for fold in folds]))
-    rows = []
+    points = []
     for fraction in fractions:
         draws = [evaluate_run(out_of_fold(ranker, bench, folds, train_fraction=fraction, seed=seed), bench.qrels).means for seed in LEARNING_SEEDS]
         size = float(np.mean([len(training_ids(bench, fold, fraction, seed)) for seed in LEARNING_SEEDS for fold in folds]))
-        rows.append({
-            "fraction": fraction, "training_queries": size, "share": size / whole,
-            **{m: float(np.mean([d[m] for d in draws])) for m in REPORTED},
-            "range": {m: [min(d[m] for d in draws), max(d[m] for d in draws)] for m in REPORTED},
-        })
-    return rows + [{"fraction": 1.0, "training_queries": whole, "share": 1.0, **{m: full[m] for m in REPORTED}}]
+        points.append(CurvePoint(
+            fraction, size, size / whole, {m: float(np.mean([d[m] for d in draws])) for m in REPORTED},
+            {m: (min(d[m] for d in draws), max(d[m] for d in draws)) for m in REPORTED},
+        ))
+    return points + [CurvePoint(1.0, whole, 1.0, {m: full[m] for m in REPORTED})]
 
 
 ORACLE_LABEL = "oracle, not a retriever: full model + which query words the gold phrases quote"

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import math
 import textwrap
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Callable
 
 from latin_intertext.benchmark import Benchmark, Run
 from latin_intertext.evaluate import charts
-from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS, ORACLE_LABEL, PAIRED, REPORTED, Variant, learning_curve, variants
+from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS, ORACLE_LABEL, PAIRED, REPORTED, CurvePoint, Variant, learning_curve, variants
 from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, span_group_json, test_json
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_ids
 from latin_intertext.evaluate.execute import evaluate_baselines, run_retriever
 from latin_intertext.evaluate.lexical_evidence import EvidenceClass, candidate_recall, found_depths, gold_by_evidence, lexical_ceiling
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.evaluate.nested import nested_cross_validation
-from latin_intertext.evaluate.stats import bootstrap_ci, cluster_bootstrap_ci, format_p, holm
+from latin_intertext.evaluate.stats import PairedTest, bootstrap_ci, cluster_bootstrap_ci, format_p, holm
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
@@ -27,10 +27,27 @@ from latin_intertext.retrieve.ranker import EvidenceRanker
 
 
 @dataclass(frozen=True)
+class VariantRow:
+    """One row of the variants table: a variant's out-of-fold figures and, for every row but the full model's, its
+    paired test against the full model, query by query and span group by span group."""
+
+    variant: str
+    metrics: dict[str, float]  # REPORTED
+    vs_full: PairedTest | None = None  # on PAIRED; A is the variant, B the full model
+    p_holm: float | None = None  # vs_full's randomization p, corrected for every row tested (Holm)
+
+    def to_json(self) -> dict:
+        out = {"variant": self.variant, **self.metrics}
+        if self.vs_full is None:
+            return out
+        test = self.vs_full
+        return out | {"vs_full": {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization, **span_group_json(test), "p_holm": self.p_holm}}
+
+
+@dataclass(frozen=True)
 class RankerReport:
     """What ``ranker-report`` prints, draws and writes (the README's ranker section), all out of fold on the same
-    grouped folds. Rows stay plain JSON objects, as written: ``ablation`` (one per variant, each but the first with
-    its paired test ``vs_full``), ``learning_curve`` and ``paired_tests``."""
+    grouped folds. ``paired_tests``, ``skipped`` and ``nested`` stay plain JSON objects, as written."""
 
     folds: list[str]  # Fold.describe() of each fold
     candidate_recall: float  # stage 1's ceiling over relevant lines
@@ -41,8 +58,8 @@ class RankerReport:
     ci95_span_groups: dict[str, tuple[float, float]]  # over whole span groups
     n_queries: int
     n_span_groups: int
-    ablation: list[dict]
-    learning_curve: list[dict]
+    ablation: list[VariantRow]  # the full model's row first
+    learning_curve: list[CurvePoint]
     baselines: dict[str, dict[str, float]]
     best_baseline: str
     paired_tests: list[dict]  # the full model against the best baseline, per metric
@@ -52,7 +69,8 @@ class RankerReport:
 
     def to_json(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
-        return out | {"gold_by_evidence": [row.to_json() for row in self.gold_by_evidence]}
+        rows = ("gold_by_evidence", "ablation", "learning_curve")
+        return out | {name: [row.to_json() for row in getattr(self, name)] for name in rows}
 
 
 def build_ranker_report(
@@ -84,7 +102,7 @@ def build_ranker_report(
         evaluations[variant.label] = ev = evaluate_run(run, bench.qrels)
         if variant.label == full:
             main = run
-        rows.append({"variant": variant.label, **{m: ev.means[m] for m in REPORTED}})
+        rows.append(VariantRow(variant.label, {m: ev.means[m] for m in REPORTED}))
         step(variant.label)
     main_eval = evaluations[full]
     full_ranker = specs[0].configure(rankers[specs[0].index_options])
@@ -93,13 +111,12 @@ def build_ranker_report(
     if nested_grid:
         nested = nested_cross_validation(full_ranker, bench, folds, nested_grid, on_setting=step)
         evaluations[NESTED_LABEL] = nested_eval = evaluate_run(nested.run, bench.qrels)
-        rows.append({"variant": NESTED_LABEL, **{m: nested_eval.means[m] for m in REPORTED}})
+        rows.append(VariantRow(NESTED_LABEL, {m: nested_eval.means[m] for m in REPORTED}))
     clusters = span_group_ids(bench.queries, list(main_eval.query_ids))
-    for row in rows[1:]:  # each variant against the full model, query by query (and span group by span group)
-        [test] = compare_evaluations(evaluations[row["variant"]], main_eval, clusters, (PAIRED,))
-        row["vs_full"] = {"diff": test.diff, "ci95": test.ci95.as_list(), "p_randomization": test.p_randomization, **span_group_json(test)}
-    for row, p in zip(rows[1:], holm([row["vs_full"]["p_randomization"] for row in rows[1:]])):
-        row["vs_full"]["p_holm"] = p  # corrected for every row tested, the oracle's included
+    # each variant against the full model, query by query (and span group by span group)
+    versus_full = [compare_evaluations(evaluations[row.variant], main_eval, clusters, (PAIRED,))[0] for row in rows[1:]]
+    corrected = holm([test.p_randomization for test in versus_full])  # for every row tested, the oracle's included
+    rows[1:] = [replace(row, vs_full=test, p_holm=p) for row, test, p in zip(rows[1:], versus_full, corrected)]
     ci = {m: bootstrap_ci(main_eval.per_query[m])[0] for m in REPORTED}
     ci_groups = {m: cluster_bootstrap_ci(main_eval.per_query[m], clusters)[0] for m in REPORTED}
     def run_of(name: str) -> Run:
@@ -187,26 +204,27 @@ def to_markdown(report: RankerReport) -> str:
               f"(the rest as now): {ceiling:.1%}.", ""]
     lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|---|"]
     for row in report.ablation:
-        test = row.get("vs_full")
-        delta = f"{test['diff']:+.4f} [{test['ci95'][0]:+.4f}, {test['ci95'][1]:+.4f}], p {_p_clause(test['p_randomization'])}" if test else ""
-        adjusted = format_p(test["p_holm"], raw=test["p_randomization"]) if test else ""
-        grouped = format_p(test["p_randomization_span_groups"]) if test else ""
-        lines.append(f"| {row['variant']} | {row['ndcg_at_10']:.4f} | {delta} | {adjusted} | {grouped} | {row['recall_at_100']:.4f} | {row['map']:.4f} | {row['recall_at_1000']:.4f} |")
-    if tested := sum("vs_full" in row for row in report.ablation):
+        test, m = row.vs_full, row.metrics
+        delta = f"{test.diff:+.4f} [{test.ci95.low:+.4f}, {test.ci95.high:+.4f}], p {_p_clause(test.p_randomization)}" if test else ""
+        adjusted = format_p(row.p_holm, raw=test.p_randomization) if test else ""
+        grouped = format_p(test.p_randomization_clusters) if test else ""
+        lines.append(f"| {row.variant} | {m['ndcg_at_10']:.4f} | {delta} | {adjusted} | {grouped} | {m['recall_at_100']:.4f} | {m['map']:.4f} | {m['recall_at_1000']:.4f} |")
+    if tested := sum(row.vs_full is not None for row in report.ablation):
         lines += ["", f"Holm p: the paired p corrected for the {tested} rows tested against the first (Holm-Bonferroni), "
                   f"so the rows whose Holm p is below 0.05 differ from it at 5% with all {tested} tests taken together. "
                   "Span-group p: the randomization test with one sign per span group, uncorrected."]
     if report.nested:
         lines += _nested_markdown(report.nested, report.best_baseline)
     if report.learning_curve:
-        targets = ", ".join(f"{row['fraction']:.0%}" for row in report.learning_curve[:-1])
+        targets = ", ".join(f"{point.fraction:.0%}" for point in report.learning_curve[:-1])
         lines += ["", "Learning curve: each fold's model fitted on a share of the training folds' queries (whole span groups, "
                   f"{len(LEARNING_SEEDS)} random draws per share, mean [lowest, highest]), the test folds unchanged; "
                   f"share: the training queries drawn over the full folds' (whole span groups can overshoot the targets of {targets}):", ""]
         lines += ["| training queries per fold | share | nDCG@10 | Recall@100 |", "|---|---|---|---|"]
-        for row in report.learning_curve:
-            spread = {m: f" [{row['range'][m][0]:.4f}, {row['range'][m][1]:.4f}]" if "range" in row else "" for m in dict(PLOTTED)}
-            lines.append(f"| {row['training_queries']:.0f} | {row['share']:.0%} | {row['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {row['recall_at_100']:.4f}{spread['recall_at_100']} |")
+        for point in report.learning_curve:
+            spread = {m: f" [{point.range[m][0]:.4f}, {point.range[m][1]:.4f}]" if point.range else "" for m in dict(PLOTTED)}
+            m = point.metrics
+            lines.append(f"| {point.training_queries:.0f} | {point.share:.0%} | {m['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {m['recall_at_100']:.4f}{spread['recall_at_100']} |")
         paces = "; ".join(_pace_text(m, target, extrapolate(report.learning_curve, m, target)) for m, target in TARGETS.items())
         lines += ["", f"At the pace from the fewest training queries to all of them, per doubling of the queries: {paces}."]
     lines += ["", f"Paired tests against the best baseline by nDCG@10, `{report.best_baseline}`, of {', '.join(f'`{n}`' for n in report.baselines)} (10,000 resamples):", ""]
@@ -247,15 +265,15 @@ class Extrapolation:
     queries: float | None
 
 
-def extrapolate(curve: list[dict], metric: str, target: float) -> Extrapolation:
+def extrapolate(curve: list[CurvePoint], metric: str, target: float) -> Extrapolation:
     """The pace of ``metric`` from the curve's first point to its last (all the training queries), per doubling of
     the queries, and how many more doublings (and queries) that pace would need to reach ``target``."""
     first, last = curve[0], curve[-1]
-    pace = (last[metric] - first[metric]) / math.log2(last["training_queries"] / first["training_queries"])
-    if pace <= 0 or last[metric] >= target:
+    pace = (last.metrics[metric] - first.metrics[metric]) / math.log2(last.training_queries / first.training_queries)
+    if pace <= 0 or last.metrics[metric] >= target:
         return Extrapolation(pace, None, None)
-    doublings = (target - last[metric]) / pace
-    return Extrapolation(pace, doublings, last["training_queries"] * 2**doublings)
+    doublings = (target - last.metrics[metric]) / pace
+    return Extrapolation(pace, doublings, last.training_queries * 2**doublings)
 
 
 def _pace_text(metric: str, target: float, e: Extrapolation) -> str:
@@ -279,16 +297,16 @@ def plot(report: RankerReport, path: Path | str) -> Path:
     curve = report.learning_curve or []
     widths = [2.2, 2.2, 2] + ([1.6] if curve else [])
     fig, axes = plt.subplots(1, len(widths), figsize=(4.4 * len(widths), 0.3 * len(rows) + 1.8), gridspec_kw={"width_ratios": widths}, layout="constrained")
-    colours = ["#c44e52" if r["variant"] == ORACLE_LABEL else "#1f3d7a" if r is report.ablation[0] else "#4c72b0" for r in rows]
+    colours = ["#c44e52" if r.variant == ORACLE_LABEL else "#1f3d7a" if r is report.ablation[0] else "#4c72b0" for r in rows]
     for ax, (metric, label) in zip(axes, PLOTTED):
-        values = [r[metric] for r in rows]
+        values = [r.metrics[metric] for r in rows]
         ax.hlines(range(len(rows)), 0, values, color="#dddddd", lw=1)
         ax.scatter(values, range(len(rows)), color=colours, zorder=3)
         ax.axvline(baseline[metric], color="#55a868", ls="--", label=f"best baseline ({report.best_baseline})")
         ax.axvline(TARGETS[metric], color="black", ls=":", label="target")
         ax.set_xlabel(f"{label}, out of fold")
         ax.set_xlim(min(values + [baseline[metric]]) - 0.05, max(values + [TARGETS[metric]]) + 0.03)
-        ax.set_yticks(range(len(rows)), [r["variant"] for r in rows] if ax is axes[0] else [""] * len(rows), fontsize=7)
+        ax.set_yticks(range(len(rows)), [r.variant for r in rows] if ax is axes[0] else [""] * len(rows), fontsize=7)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
     evidence = report.gold_by_evidence
     depths = found_depths(evidence)
@@ -311,13 +329,13 @@ def plot(report: RankerReport, path: Path | str) -> Path:
     return charts.save(fig, path, dpi=110)
 
 
-def _plot_learning_curve(ax, curve: list[dict]) -> None:
+def _plot_learning_curve(ax, curve: list[CurvePoint]) -> None:
     """Each metric against the training queries per fold (log scale), draws' range as error bars, targets dotted."""
-    sizes = [row["training_queries"] for row in curve]
+    sizes = [point.training_queries for point in curve]
     for (metric, label), colour in zip(PLOTTED, ("#1f3d7a", "#c44e52")):
-        means = [row[metric] for row in curve]
-        low = [m - row["range"][metric][0] if "range" in row else 0 for m, row in zip(means, curve)]
-        high = [row["range"][metric][1] - m if "range" in row else 0 for m, row in zip(means, curve)]
+        means = [point.metrics[metric] for point in curve]
+        low = [m - point.range[metric][0] if point.range else 0 for m, point in zip(means, curve)]
+        high = [point.range[metric][1] - m if point.range else 0 for m, point in zip(means, curve)]
         ax.errorbar(sizes, means, yerr=[low, high], color=colour, marker="o", capsize=3, label=label)
         ax.axhline(TARGETS[metric], color=colour, ls=":", lw=1)
         ax.text(sizes[0], TARGETS[metric], f"target {label}", color=colour, fontsize=7, va="bottom")
