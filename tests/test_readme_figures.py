@@ -46,8 +46,13 @@ def _expected() -> list[str]:
     curve = report["learning_curve"]
     nested, nested_row = report["nested"], rows[NESTED_LABEL]
     others = sum(choice["chosen"] != nested["grid"][0] for choice in nested["choices"])
+    evidence = report["gold_by_evidence"]
+    top10 = sum(g["share"] * g["found_at_10"] for g in evidence)
     return [
         f"nDCG@10 {full['ndcg_at_10']:.3f} against a goal of 0.45, Recall@100 {full['recall_at_100']:.2f} against 0.85",
+        f"The top 10, which nDCG@10 scores, holds {top10:.1%} of the relevant lines: {evidence[0]['found_at_10']:.1%} of those sharing two or more "
+        f"of the query's words, {evidence[1]['found_at_10']:.1%} of those sharing one word that under 20 lines hold",
+        f"({evidence[2]['found_at_10']:.1%} and {evidence[3]['found_at_10']:.1%} of the two commoner bands)",
         f"hold {100 * report['candidate_recall']:.1f}% of the relevant lines, and {report['candidate_recall_per_query']:.3f} of a query's relevant lines",
         f"best baseline is `{best}` ({board[best]['ndcg_at_10']:.3f})",
         f"`word2vec` scores {board['word2vec']['ndcg_at_10']:.3f} nDCG@10 and `word2vec-tuned` {board['word2vec-tuned']['ndcg_at_10']:.3f}",
