@@ -619,5 +619,10 @@ def test_the_api_schema_describes_its_errors_as_they_are_sent(client):
         assert got.status_code == status and {"error", "detail"} <= set(got.json()), (method, path, status, got.text[:200])
     assert declared["get", "/api/queries", 400]["description"] == schema.NO_BENCHMARK == requests["get", "/api/queries", 400]().json()["detail"]
     assert "no benchmark" not in declared["get", "/api/search", 400]["description"]
+    assert "UTF-8" in declared["post", "/api/search", 400]["description"] and "UTF-8" not in declared["get", "/api/search", 400]["description"]
+    assert ".tess" in declared["post", "/api/upload", 400]["description"]
+    for model, content in ((None, None), (schema.SearchAnswer, {"text/csv": {}})):
+        with pytest.raises(ValueError, match="one of the two"):
+            schema.described(model, "an answer", 400, content=content)
     invalid = client.get("/api/search", params={"q": "arma", "k": 0}).json()
     assert set(invalid) <= set(spec["components"]["schemas"]["ErrorBody"]["properties"]) and {"error", "detail"} <= set(invalid)

@@ -98,8 +98,27 @@ def test_the_published_report_has_the_layout_ranker_report_writes():
 
     from latin_intertext.evaluate.ranker_report import RankerReport
 
+    from latin_intertext.evaluate.ablation import REPORTED, CurvePoint
+    from latin_intertext.evaluate.lexical_evidence import EvidenceClass
+    from latin_intertext.evaluate.ranker_report import VariantRow
+    from latin_intertext.evaluate.stats import Interval, PairedTest
+
     published = json.loads((RESULTS / "ranker-report.json").read_text(encoding="utf-8"))
     assert list(published) == [f.name for f in fields(RankerReport) if f.name != "run"]
+    # each kind of row, key by key and in order, as its dataclass writes it (a float stands for every figure)
+    metrics, interval = dict.fromkeys(REPORTED, 0.5), Interval(0.1, 0.2)
+    rows = {
+        "gold_by_evidence": EvidenceClass("", 1, 0.5, {10: 0.5, 100: 0.5}, []).to_json(),
+        "ablation": VariantRow("", metrics, PairedTest("ndcg_at_10", 0.5, 0.5, 0.0, interval, 0.5, 0.5, interval, 0.5), 0.5).to_json(),
+        "learning_curve": CurvePoint(0.5, 1.0, 0.5, metrics, {m: (0.4, 0.6) for m in REPORTED}).to_json(),
+    }
+    for name, written in rows.items():
+        row = published[name][1]  # a tested variant, a drawn point of the curve
+        assert list(row) == list(written), name
+        for key, value in written.items():
+            assert type(row[key]) is type(value) and (list(row[key]) == list(value) if isinstance(value, dict) else True), (name, key)
+    assert list(published["ablation"][0]) == list(VariantRow("", metrics).to_json())
+    assert list(published["learning_curve"][-1]) == list(CurvePoint(1.0, 1.0, 1.0, metrics).to_json())
 
 
 def test_the_published_transfer_report_has_the_layout_transfer_report_writes():

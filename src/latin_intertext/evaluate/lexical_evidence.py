@@ -117,10 +117,14 @@ def found_depths(rows: list[EvidenceClass]) -> tuple[int, ...]:
     return depths.pop()
 
 
+def found_share(rows: list[EvidenceClass], depth: int) -> float:
+    """The share of all relevant lines in the run's top ``depth`` (a line share, not the per-query mean of Recall@k)."""
+    found_depths(rows)  # refuses rows counted to different depths, whose shares would not add up
+    return sum(r.share * r.found[depth] for r in rows)
+
+
 def lexical_ceiling(rows: list[EvidenceClass]) -> tuple[float, float]:
-    """The share of relevant lines in the run's top lines at the rows' deepest depth now, and what it would be if every
-    line sharing a query word were there while the others stayed as they are (a line share, not the per-query mean of
-    Recall@k)."""
-    depth = found_depths(rows)[-1]  # refuses rows counted to different depths, whose shares would not add up
-    now = sum(r.share * r.found[depth] for r in rows)
-    return now, sum(r.share * (1.0 if i < N_LEXICAL else r.found[depth]) for i, r in enumerate(rows))
+    """:func:`found_share` at the rows' deepest depth, and what it would be if every line sharing a query word were
+    there while the others stayed as they are."""
+    depth = found_depths(rows)[-1]
+    return found_share(rows, depth), sum(r.share * (1.0 if i < N_LEXICAL else r.found[depth]) for i, r in enumerate(rows))

@@ -16,7 +16,7 @@ from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS
 from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, span_group_json, test_json
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_ids
 from latin_intertext.evaluate.execute import evaluate_baselines, run_retriever
-from latin_intertext.evaluate.lexical_evidence import EvidenceClass, candidate_recall, found_depths, gold_by_evidence, lexical_ceiling
+from latin_intertext.evaluate.lexical_evidence import EvidenceClass, candidate_recall, found_depths, found_share, gold_by_evidence, lexical_ceiling
 from latin_intertext.evaluate.metrics import evaluate_run
 from latin_intertext.evaluate.nested import nested_cross_validation
 from latin_intertext.evaluate.stats import PairedTest, bootstrap_ci, cluster_bootstrap_ci, format_p, holm
@@ -199,7 +199,7 @@ def to_markdown(report: RankerReport) -> str:
         for g in report.gold_by_evidence
     ]
     now, ceiling = lexical_ceiling(report.gold_by_evidence)
-    held = "; ".join(f"in the top {d}: {sum(g.share * g.found[d] for g in report.gold_by_evidence):.1%}" for d in depths[:-1])
+    held = "; ".join(f"in the top {d}: {found_share(report.gold_by_evidence, d):.1%}" for d in depths[:-1])
     lines += ["", f"Relevant lines {held + '; ' if held else ''}in the top {depths[-1]}: {now:.1%}; with every line that shares a query word there "
               f"(the rest as now): {ceiling:.1%}.", ""]
     lines += ["| variant | nDCG@10 | difference [95% CI], paired p | Holm p | span-group p | Recall@100 | MAP | Recall@1000 |", "|---|---|---|---|---|---|---|---|"]
@@ -222,7 +222,7 @@ def to_markdown(report: RankerReport) -> str:
                   f"share: the training queries drawn over the full folds' (whole span groups can overshoot the targets of {targets}):", ""]
         lines += ["| training queries per fold | share | nDCG@10 | Recall@100 |", "|---|---|---|---|"]
         for point in report.learning_curve:
-            spread = {m: f" [{point.range[m][0]:.4f}, {point.range[m][1]:.4f}]" if point.range else "" for m in dict(PLOTTED)}
+            spread = {m: f" [{point.range[m][0]:.4f}, {point.range[m][1]:.4f}]" if point.range is not None else "" for m in dict(PLOTTED)}
             m = point.metrics
             lines.append(f"| {point.training_queries:.0f} | {point.share:.0%} | {m['ndcg_at_10']:.4f}{spread['ndcg_at_10']} | {m['recall_at_100']:.4f}{spread['recall_at_100']} |")
         paces = "; ".join(_pace_text(m, target, extrapolate(report.learning_curve, m, target)) for m, target in TARGETS.items())
@@ -310,8 +310,11 @@ def plot(report: RankerReport, path: Path | str) -> Path:
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
     evidence = report.gold_by_evidence
     depths = found_depths(evidence)
+    colours = ("#1f3d7a", "#4c72b0", "#9ab0d6")  # lines in the top 10, then at 11 to 100, ...
+    if len(depths) > len(colours):
+        raise ValueError(f"the chart draws at most {len(colours)} depths of lexical evidence, not {len(depths)}")
     left, shallower = [0.0] * len(evidence), 0
-    for depth, colour in zip(depths, ("#1f3d7a", "#4c72b0", "#9ab0d6")):  # lines in the top 10, then in 11 to 100
+    for depth, colour in zip(depths, colours):
         found = [g.lines * g.found[depth] for g in evidence]
         axes[2].barh(range(len(evidence)), [f - l for f, l in zip(found, left)], left=left, color=colour,
                      label=f"in the top {depth}" if not shallower else f"at {shallower + 1} to {depth}")
@@ -334,8 +337,8 @@ def _plot_learning_curve(ax, curve: list[CurvePoint]) -> None:
     sizes = [point.training_queries for point in curve]
     for (metric, label), colour in zip(PLOTTED, ("#1f3d7a", "#c44e52")):
         means = [point.metrics[metric] for point in curve]
-        low = [m - point.range[metric][0] if point.range else 0 for m, point in zip(means, curve)]
-        high = [point.range[metric][1] - m if point.range else 0 for m, point in zip(means, curve)]
+        low = [m - point.range[metric][0] if point.range is not None else 0 for m, point in zip(means, curve)]
+        high = [point.range[metric][1] - m if point.range is not None else 0 for m, point in zip(means, curve)]
         ax.errorbar(sizes, means, yerr=[low, high], color=colour, marker="o", capsize=3, label=label)
         ax.axhline(TARGETS[metric], color=colour, ls=":", lw=1)
         ax.text(sizes[0], TARGETS[metric], f"target {label}", color=colour, fontsize=7, va="bottom")

@@ -446,7 +446,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
     def api_search_csv(params: Annotated[SearchParams, Query()]) -> Response:
         return csv_response(params.q, searcher.search(params.q, k=params.k, authors=params.authors()))
 
-    @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)", response_model=None, responses=SEARCH_ANSWER)
+    @app.post("/api/search", tags=["search"], summary="Parallels to a passage (POST JSON)", response_model=None, responses=POSTED_SEARCH_ANSWER)
     def api_search_post(body: SearchRequest) -> dict:
         return answer(searcher, body.text, body.k, author_list(body.authors))
 
@@ -477,7 +477,7 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
             "hits": [{**h.to_dict(), "gold": h.id in detail.gold_ids} for h in hits],
         }
 
-    @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)", response_model=None, responses=UPLOADED)
+    @app.post("/api/upload", tags=["search"], summary="Search your own .tess file(s)", response_model=None, responses=UPLOAD_ANSWER)
     async def api_upload(
         files: Annotated[list[UploadFile], File(description=f"One to {MAX_UPLOAD_FILES} .tess files (UTF-8, at most {MAX_UPLOAD_BYTES // 2**20} MiB each).")],
         q: Annotated[str, Form(description="The Latin passage. Left out (or blank), the files are only indexed: the answer has their report and `upload_id`, no `hits`.")] = "",
@@ -496,13 +496,13 @@ def create_app(searcher_or_dataset: Searcher | Path | str, *, retriever: str | N
         tags=["search"],
         summary="Search files uploaded before, by their upload_id",
         response_model=None,
-        responses=UPLOAD_ANSWER,
+        responses=HELD_UPLOAD_ANSWER,
         description=f"The server keeps the last {HELD_UPLOADS} uploads indexed; an older `upload_id` answers 404: upload the files again.",
     )
     def api_upload_search(upload_id: str, params: Annotated[SearchParams, Query()]) -> dict:
         return upload_payload(upload_id, params.q, params.k, params.authors())
 
-    @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response, responses=UPLOAD_CSV_ANSWER)
+    @app.get("/api/upload/{upload_id}/search.csv", tags=["search"], summary="Search files uploaded before, as CSV", response_class=Response, responses=HELD_UPLOAD_CSV_ANSWER)
     def api_upload_search_csv(upload_id: str, params: Annotated[SearchParams, Query()]) -> Response:
         return csv_response(params.q, held_upload(upload_id).search(params.q, k=params.k, authors=params.authors()))
 
@@ -578,14 +578,18 @@ def answer(searcher: Searcher, text: str, k: int, authors: list[str] | None, rep
 
 
 SEARCHED = (400, 413, 422)  # what a search can answer besides its parallels; one of files uploaded before, 404 too
-SEARCH_ANSWER = schema.described(schema.SearchAnswer, "The passage's parallels, best first, each with the words it shares on both sides.", *SEARCHED)
-_UPLOAD = "The files' report and upload_id, and the passage's parallels if one was sent."
-UPLOADED = schema.described(schema.UploadAnswer, _UPLOAD, *SEARCHED)
-UPLOAD_ANSWER = schema.described(schema.UploadAnswer, _UPLOAD, *SEARCHED, 404)
+_PARALLELS = "The passage's parallels, best first, each with the words it shares on both sides."
+_UPLOADED = "The files' report and upload_id, and the passage's parallels if one was sent."
 _CSV = {"text/csv": {}}
 _ROWS = f"A header row ({', '.join(CSV_COLUMNS)}), then one row per parallel, best first."
+SEARCH_ANSWER = schema.described(schema.SearchAnswer, _PARALLELS, *SEARCHED)
+POSTED_SEARCH_ANSWER = schema.described(schema.SearchAnswer, _PARALLELS, *SEARCHED, bad_request=f"{schema.ERRORS[400][:-1]}; or a body that is not UTF-8.")
 CSV_ANSWER = schema.described(None, _ROWS, *SEARCHED, content=_CSV)
-UPLOAD_CSV_ANSWER = schema.described(None, _ROWS, *SEARCHED, 404, content=_CSV)
+UPLOAD_ANSWER = schema.described(schema.UploadAnswer, _UPLOADED, *SEARCHED, bad_request=(
+    f"Files that cannot be searched (none, more than {MAX_UPLOAD_FILES}, a malformed .tess line, not UTF-8), the benchmark asked for "
+    f"beside them where none is loaded, or a passage that cannot be searched (no Latin word) or an author filter that names no author here."))
+HELD_UPLOAD_ANSWER = schema.described(schema.UploadAnswer, _UPLOADED, *SEARCHED, 404)
+HELD_UPLOAD_CSV_ANSWER = schema.described(None, _ROWS, *SEARCHED, 404, content=_CSV)
 
 
 def csv_response(q: str, hits: list[Hit]) -> Response:

@@ -156,19 +156,24 @@ class ErrorBody(_Strict):
 
 
 ERRORS = {
-    400: "A passage or file that cannot be searched (empty, no Latin word, a malformed .tess line, a body not UTF-8), or an author filter that names no author here.",
+    400: "A passage that cannot be searched (empty, or no Latin word), or an author filter that names no author here.",
     404: "No such line, query or upload.",
     413: "A passage or upload over the size limit.",
     422: "A parameter the endpoint does not take, or a value of the wrong kind (each one named in problems).",
 }
-NO_BENCHMARK = "This server has no benchmark loaded: it serves other texts only."
+NO_BENCHMARK = (
+    "This server has no benchmark loaded: it serves other texts only (`latin-intertext serve` loads it, "
+    "but not with --tesserae-la, nor with --tess unless --with-benchmark is given)."
+)
 
 
 def described(model: type[BaseModel] | None, description: str, *errors: int, bad_request: str = ERRORS[400], content: dict | None = None) -> dict:
-    """A route's ``responses``: its 200 answer, the model /docs shows (the route sets ``response_model=None``, so that
-    its answer is written as it is, not through the model) or else ``content``, and the errors it can give, each in
-    :class:`ErrorBody`; ``bad_request`` says what a 400 means for this route."""
-    ok = {"model": model} if model else {"content": content or {}}
+    """A route's ``responses``: its 200 answer, either the model /docs shows (the route sets ``response_model=None``,
+    so that its answer is written as it is, not through the model) or, for a route answering other than JSON, its
+    ``content``; and the errors it can give, each in :class:`ErrorBody`, ``bad_request`` saying what a 400 means here."""
+    if (model is None) == (content is None):
+        raise ValueError("a route's answer is described by a model or by its content, one of the two")
+    ok = {"model": model} if model is not None else {"content": content}
     return {200: ok | {"description": description}} | {
         status: {"model": ErrorBody, "description": bad_request if status == 400 else ERRORS[status]} for status in sorted(errors)
     }
