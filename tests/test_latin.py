@@ -326,7 +326,8 @@ def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(f
     assert latin.lemmatize(form) == lemma and latin.name_lemma(form) == lemma  # in small letters and read as a name
     assert [t.lemma for t in latin.tokenize(f"et {form.title()}")][1] == lemma
     other = {"circe": "Circen", "circes": "Circen", "thetidi": "Thetis", "zephyri": "Zephyros", "catoni": "Catonem",
-             "furiarum": "furia", "furias": "furia", "furiis": "furia"}  # another form of the name: each entry names one
+             "furiarum": "furia", "furias": "furia", "furiis": "furia", "marte": "Mars", "martem": "Martis", "marti": "Marte",
+             "martis": "Martem", "ceres": "Cererem", "cerere": "Cererem", "cereris": "Ceres", "uenerem": "Venus"}  # another form of the name: each entry names one
     assert lemma in latin.lemma_candidates(other[form])
 
 
@@ -334,11 +335,13 @@ def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(f
     "form, other_form",
     [("Thetidis", "Thetis"), ("Thetidos", "Thetin"), ("Thetidem", "Thetis"), ("Thetida", "Thetidis"), ("Briseidis", "Briseis"),
      ("Colchidos", "Colchis"), ("Colchida", "Colchidos"), ("Syrtidos", "Syrtis"), ("Aeeteos", "Aeetes"), ("Aeeteos", "Aeetae"),
-     ("Dardanidis", "Dardanidae")],
+     ("Dardanidis", "Dardanidae"), ("Thoantis", "Thoas"), ("Pallanta", "Pallas"), ("Calchanta", "Calchas"),
+     ("Mimanta", "Mimas"), ("Thiodamanta", "Thiodamas"), ("Pallante", "Palladis")],
 )
 def test_a_greek_case_meets_its_name(form, other_form):
-    """Names in -is with a stem in -id- (Thetis, Thetidis) and the genitive in -eos of names in -es (Aeeteos); a
-    patronymic's dative plural in -idis still meets its other cases."""
+    """Names in -is with a stem in -id- (Thetis, Thetidis), in -as with a stem in -ant- (Thoas, Thoantis; lemmatiser
+    v29), and the genitive in -eos of names in -es (Aeeteos); a patronymic's dative plural in -idis still meets its
+    other cases."""
     assert latin.lemma_candidates(form) & latin.lemma_candidates(other_form)
 
 
@@ -373,11 +376,14 @@ def test_a_name_in_on_keeps_the_greek_accusative_reading(form, other_lemma):
     assert latin.lemmatize(form.lower()) == other_lemma
 
 
-def test_a_three_letter_stem_keeps_its_vowel_unless_that_makes_a_known_word():
-    """Lemmatiser v22: the eleven forms of *Aonius* share ``aoni`` (each was its own lemma); *Malea*, *Maleae* stay
-    apart from *male* "badly", and a stem of fewer than three letters is still not trusted."""
+def test_a_short_stem_keeps_its_vowels_up_to_four_letters_unless_that_makes_a_known_word():
+    """Lemmatiser v22: the eleven forms of *Aonius* share ``aoni`` (each was its own lemma); v29: the forms of *Lyaeus*
+    share ``lyae``; *Malea*, *Maleae* stay apart from *male* "badly", and a stem too short even with its vowels is still
+    not trusted."""
     forms = ["Aonius", "Aonia", "Aoniae", "Aonium", "Aonios", "Aonias", "Aoniis", "Aonii", "Aoniam", "Aonio"]
     assert {lemma for form in forms for lemma in latin.lemmas(form)} == {"aoni"}
+    assert {lemma for form in ("Lyaeus", "Lyaei", "Lyaeo", "Lyaeum") for lemma in latin.lemmas(f"et {form}")} == {"et", "lyae"}
+    assert latin.guess_stem("ilus") == "ilus"
     assert latin.lemmas("Minyae Minyis") == ["miny", "miny"]
     assert latin.guess_stem("malea") == "malea" and latin.guess_stem("maleae") == "maleae"
     assert "male" not in latin.lemma_candidates("Maleae")

@@ -114,7 +114,7 @@ def test_match_kinds():
         ("tum Veneris natus", "Veneris natus erat", "uenus", "form"),  # the line's opening capital reads uenio: same word still
         ("Veneris natus", "Veneris natus erat", "uenio", "form"),  # both open: both read uenio, and nothing says otherwise
         ("pius Aeneas", "Aeneas scopulum interea conscendit", "aeneas", "form"),
-        ("sub Marte", "Martem ferox", "mars", "candidate"),  # a name on both sides, never martes "marten"
+        ("sub Marte", "Martem ferox", "mars", "lemma"),  # a name on both sides, never martes "marten", opening a line too (v29)
     ],
 )
 def test_a_name_is_matched_as_the_name_the_query_reads(query, line, lemma, kind):

@@ -31,7 +31,7 @@ from latin_intertext.word_analyses import as_frozenset, as_tuple, kept_on_disk, 
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 28
+LEMMATISER_VERSION = 29
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -170,10 +170,13 @@ VERSE_READINGS = {
 PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", "summas": "summus", "imo": "imus"}
 # Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
 # Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
-# candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*.
+# candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*; and
+# gods whose names verse writes in small letters for what they stand for (*marte* "war", *cererem* "grain", *venerem*
+# "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29).
 NAME_READINGS = {
     "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
-    "furias": "furia", "furiis": "furia",
+    "furias": "furia", "furiis": "furia", "marte": "mars", "martem": "mars", "marti": "mars", "martis": "mars",
+    "ceres": "ceres", "cerere": "ceres", "cereris": "ceres", "uenerem": "uenus",
 }
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two words: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
@@ -659,14 +662,14 @@ def comparative_positive(folded: str, lemma: str) -> str | None:
 
 
 # Thetidis, Thetida: cases of Thetis; Pallada, Pallados: of Pallas (only the Greek endings: *Aeneadis*, *Enceladi*,
-# *Anchisiade* are Latin cases of other names)
-_GREEK_STEM_CASE = re.compile(rf"(?<=...)(?:{_GREEK_ID_ENDINGS}|ad(?:a|os))$")
+# *Anchisiade* are Latin cases of other names); Thoantis, Pallanta, Calchanta: of Thoas, Pallas, Calchas (lemmatiser v29)
+_GREEK_STEM_CASE = re.compile(rf"(?<=...)(?:{_GREEK_ID_ENDINGS}|ad(?:a|os)|ant(?:is|i|em|a|e|os|es|as|um|ibus))$")
 _GREEK_STEM_PLURAL = re.compile(r"(?<=...)[ai]das$")  # Dryadas, Eumenidas: accusatives of Dryades, Eumenides
 
 
 def greek_case_lemmas(norm: str) -> frozenset[str]:
-    """For a name no lexicon knows that ends like a case of a Greek name with a stem in -id- or -ad- (*Thetidis*,
-    *Thetida*, *Pallada*, *Pallados*), that nominative's lemma as a name, as further candidate lemmas: the stem guessed
+    """For a name no lexicon knows that ends like a case of a Greek name with a stem in -id-, -ad- or -ant- (*Thetidis*,
+    *Thetida*, *Pallada*, *Pallados*; *Thoantis*, *Pallanta*, lemmatiser v29), that nominative's lemma as a name, as further candidate lemmas: the stem guessed
     for it where no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is
     a name's headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not where
     the nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*) keeps
@@ -733,14 +736,15 @@ def guess_stem(folded: str) -> str:
     Both lexicons miss many Greek and mythological names, and simplemma returns an unknown form unchanged, so
     *Cleonaeo* would never meet *Cleonaei*, nor *Hippotades* *Hippotadae*. Both become ``cleon``/``hippotad`` here.
     Names in -on with a stem in -ont- lose the ``t``, so that *Phlegethontis* meets *Phlegethon*.
-    A stem shorter than four letters is not trusted: the form is kept; but a stem of three letters followed by a vowel
-    keeps that vowel, where the four letters are no word a lexicon knows (*Aonius*, *Aoniae*, *Aonios*: ``aoni``, not
-    eleven lemmas; *Malea* stays *malea*, not ``male``; lemmatiser v22).
+    A stem shorter than four letters is not trusted: the form is kept; but a stem followed by vowels keeps them up to
+    four letters, where those are no word a lexicon knows (*Aonius*, *Aoniae*, *Aonios*: ``aoni``, not eleven lemmas,
+    lemmatiser v22; *Lyaeus*, *Lyaei*, *Lyaeo*: ``lyae``, lemmatiser v29; *Malea* stays *malea*, not ``male``).
     """
     stem = _FINAL_VOWELS.sub("", _CASE_ENDING.sub("", folded))
     if stem.endswith("ont"):
         stem = stem[:-1]
-    if len(stem) == MIN_GUESSED_STEM - 1 and folded[len(stem) : MIN_GUESSED_STEM] in _VOWELS and not is_known(folded[:MIN_GUESSED_STEM]):
+    kept_vowels = folded[len(stem) : MIN_GUESSED_STEM]
+    if kept_vowels and all(letter in _VOWELS for letter in kept_vowels) and not is_known(folded[:MIN_GUESSED_STEM]):
         stem = folded[:MIN_GUESSED_STEM]
     return stem if len(stem) >= MIN_GUESSED_STEM else folded
 
