@@ -48,6 +48,8 @@ def _expected() -> list[str]:
     others = sum(choice["chosen"] != nested["grid"][0] for choice in nested["choices"])
     evidence = report["gold_by_evidence"]
     top10 = sum(g["share"] * g["found_at_10"] for g in evidence)
+    tested = [row["vs_full"] for label, row in rows.items() if "vs_full" in row and not label.startswith("oracle")]
+    clear = sum(low > 0 or high < 0 for low, high in (test["ci95"] for test in tested))  # rows whose interval leaves out 0
     return [
         f"nDCG@10 {full['ndcg_at_10']:.3f} against a goal of 0.45, Recall@100 {full['recall_at_100']:.2f} against 0.85",
         f"The top 10, which nDCG@10 scores, holds {top10:.1%} of the relevant lines: {evidence[0]['found_at_10']:.1%} of those sharing two or more "
@@ -65,7 +67,9 @@ def _expected() -> list[str]:
         f"nDCG@10 climbs from about {curve[0]['ndcg_at_10']:.3f} ({curve[0]['training_queries']:.0f} training queries)",
         "Recall@100: " + ", ".join(f"{row['recall_at_100']:.3f}" for row in curve) + ",",
         f"span-group p {prior['vs_full']['p_randomization_span_groups']:.4f})",
-        "one interval leaves out 0: the learned author prior ({:+.3f}, [{:+.3f}, {:+.3f}]".format(prior["vs_full"]["diff"], *prior["vs_full"]["ci95"]),
+        "{} leave{} out 0: the learned author prior ({:+.3f}, [{:+.3f}, {:+.3f}]".format(
+            *(("one interval", "s") if clear == 1 else (f"{NUMBERS[clear].lower()} intervals", "")), prior["vs_full"]["diff"], *prior["vs_full"]["ci95"]
+        ),
         "Next come the phrase evidence ({:+.3f}, [{:+.3f}, {:+.3f}]".format(phrases["diff"], *phrases["ci95"]),
         "the span-group interval of the nDCG@10 margin is [{:+.3f}, {:+.3f}]".format(*report["paired_tests"][0]["ci95_span_groups"]),
         f"printing {board['dense']['ndcg_at_10']:.4f} and {board['bm25-lemma']['ndcg_at_10']:.4f}, to four places",  # the MTEB example
