@@ -171,7 +171,7 @@ PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", 
 # Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
 # Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
 # candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*; and
-# gods whose names verse writes in small letters for what they stand for (*marte* "war", *cererem* "grain", *venerem*
+# gods whose names verse writes in small letters for what they stand for (*marte* "war", *cereris* "grain", *venerem*
 # "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29).
 NAME_READINGS = {
     "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
@@ -669,11 +669,13 @@ _GREEK_STEM_PLURAL = re.compile(r"(?<=...)[ai]das$")  # Dryadas, Eumenidas: accu
 
 def greek_case_lemmas(norm: str) -> frozenset[str]:
     """For a name no lexicon knows that ends like a case of a Greek name with a stem in -id-, -ad- or -ant- (*Thetidis*,
-    *Thetida*, *Pallada*, *Pallados*; *Thoantis*, *Pallanta*, lemmatiser v29), that nominative's lemma as a name, as further candidate lemmas: the stem guessed
-    for it where no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is
-    a name's headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not where
-    the nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*) keeps
-    meeting its other cases.
+    *Thetida*, *Pallada*, *Pallados*; *Thoantis*, *Pallanta*, lemmatiser v29, but not a participle Whitaker's Words
+    knows, *Comitantum*), that nominative's lemma as a name, as further candidate lemmas: the stem guessed for it where
+    no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is a name's
+    headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not where the
+    nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*) keeps
+    meeting its other cases. Two names with one nominative meet through it: Evander's son's *Pallanta* meets Athena's
+    *Palladis* as both meet *Pallas* (docs/latin.md).
 
     Lemmatiser v22 reads two more: an accusative plural in -adas or -idas, as the nominative in -ades or -ides a lexicon
     knows (*Dryadas*: *Dryas*; *Eumenidas*: *Eumenides*), and a name in -on that the Greek accusative's reading gave
@@ -687,7 +689,9 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
         return frozenset({own})
     if (case := _GREEK_STEM_CASE.search(norm)) is None:
         return frozenset()
-    nominative = norm[: case.start()] + case.group()[0] + "s"
+    if case.group().startswith("ant") and _lexicon_lemmas(norm):  # a participle Words knows (*Comitantum*: not *comitas*)
+        return frozenset()
+    nominative = norm[: case.start()] + case.group()[0] + "s"  # the stem's first letter and -s: -is, -as
     if not is_known(nominative):
         return frozenset({guess_stem(canonical_lemma(nominative))})
     headword = _name_headword(nominative, nominative)
