@@ -669,12 +669,12 @@ _GREEK_STEM_PLURAL = re.compile(r"(?<=...)[ai]das$")  # Dryadas, Eumenidas: accu
 
 def greek_case_lemmas(norm: str) -> frozenset[str]:
     """For a name no lexicon knows that ends like a case of a Greek name with a stem in -id-, -ad- or -ant- (*Thetidis*,
-    *Thetida*, *Pallada*, *Pallados*; *Thoantis*, *Pallanta*, lemmatiser v29, but not a participle Whitaker's Words
-    knows, *Comitantum*), that nominative's lemma as a name, as further candidate lemmas: the stem guessed for it where
-    no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is a name's
-    headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not where the
-    nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*) keeps
-    meeting its other cases. Two names with one nominative meet through it: Evander's son's *Pallanta* meets Athena's
+    *Thetida*, *Pallada*, *Pallados*; *Thoantis*, *Pallanta*, lemmatiser v29; a form Whitaker's Words knows is none,
+    as the participle *Comitantum*), that nominative's lemma as a name, as further candidate lemmas: the stem guessed
+    for it where no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is
+    a name's headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not
+    where the nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*)
+    keeps meeting its other cases. Two names with one nominative meet through it: Evander's son's *Pallanta* meets Athena's
     *Palladis* as both meet *Pallas* (docs/latin.md).
 
     Lemmatiser v22 reads two more: an accusative plural in -adas or -idas, as the nominative in -ades or -ides a lexicon
@@ -689,7 +689,7 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
         return frozenset({own})
     if (case := _GREEK_STEM_CASE.search(norm)) is None:
         return frozenset()
-    if case.group().startswith("ant") and _lexicon_lemmas(norm):  # a participle Words knows (*Comitantum*: not *comitas*)
+    if _lexicon_lemmas(norm):  # Whitaker's Words knows it too, so it is no unknown name (*Comitantum*: not *comitas*)
         return frozenset()
     nominative = norm[: case.start()] + case.group()[0] + "s"  # the stem's first letter and -s: -is, -as
     if not is_known(nominative):
