@@ -31,7 +31,7 @@ from latin_intertext.word_analyses import as_frozenset, as_tuple, kept_on_disk, 
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 29
+LEMMATISER_VERSION = 30
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -80,9 +80,9 @@ _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer pref
 _UNASSIMILATED = {assimilated: plain for plain, assimilated in _ASSIMILATIONS}
 _UNASSIMILATION = re.compile("^(?:" + "|".join(sorted(_UNASSIMILATED, key=len, reverse=True)) + ")")
 # Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
-# *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*, *Siculi*, *Furiae*), a
-# longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*, *mavult*), and the
-# irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
+# *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*,
+# *Siculi*, *Furiae*), a longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*,
+# *mavult*), the 32 headwords of lemmatiser v30 (below), and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
 # the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
@@ -92,6 +92,17 @@ _LEMMA_VARIANTS = {
     "pessimus": "malus", "ueluti": "uelut", "uult": "uolo", "mauult": "malo", "thus": "tus", "cumba": "cymba",
     "edera": "hedera", "hedus": "haedus", "adolescens": "adulescens", "adolescentia": "adulescentia",
     "adolescentulus": "adulescentulus", "oblicus": "obliquus",
+    # lemmatiser v30: plural headwords beside their singular, of peoples (*Graii*, *Achivi*, *Thebani*), adjectives
+    # (*superi*, *terni*) and nouns (*epulae*, *minae*); *epulum*, the singular of *epulae*; a city's two numbers (*Pisae*,
+    # *Athena*: *Pisa*, *Athenae*) and an adjective's feminine (*Pisaea*: *Pisaeus*). Some join words that verse hardly
+    # tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*, *Tarquinii* and their towns
+    # (prose's), the rocks *Cyaneae* and the colour *cyaneus*, the *Sabini* and a *Sabinus*.
+    "graii": "graius", "superi": "superus", "achiui": "achiuus", "sicani": "sicanus", "uolsci": "uolscus", "sabini": "sabinus",
+    "molossi": "molossus", "thebani": "thebanus", "elysii": "elysius", "pylii": "pylius", "pyliae": "pylius",
+    "pompeii": "pompeius", "tarquinii": "tarquinius", "oetaei": "oetaeus", "oetaeae": "oetaeus", "pisaei": "pisaeus",
+    "pisaeae": "pisaeus", "pisaea": "pisaeus", "ledaei": "ledaeus", "cyaneae": "cyaneus", "septeni": "septenus",
+    "terni": "ternus", "quadriiugi": "quadriiugus", "quadrigae": "quadriga", "epulae": "epula", "diuitiae": "diuitia",
+    "primitiae": "primitia", "minae": "mina", "pisae": "pisa", "maleae": "malea", "athena": "athenae", "epulum": "epula",
 }
 # Spellings of later or older editions that the lexicons know in their classical form only, or as words of their own:
 # oe for ae (*coelum*, *moestus*, *moeror*, *poenitet*, *coena*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e
@@ -172,11 +183,12 @@ PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", 
 # Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
 # candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*; and
 # gods whose names verse writes in small letters for what they stand for (*marte* "war", *cereris* "grain", *venerem*
-# "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29).
+# "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29); and
+# the Greeks' *Grai*, *Grais*, which no lexicon knows, as *Graius* (lemmatiser v30).
 NAME_READINGS = {
     "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
     "furias": "furia", "furiis": "furia", "marte": "mars", "martem": "mars", "marti": "mars", "martis": "mars",
-    "ceres": "ceres", "cerere": "ceres", "cereris": "ceres", "uenerem": "uenus",
+    "ceres": "ceres", "cerere": "ceres", "cereris": "ceres", "uenerem": "uenus", "grai": "graius", "grais": "graius",
 }
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two words: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
@@ -662,20 +674,21 @@ def comparative_positive(folded: str, lemma: str) -> str | None:
 
 
 # Thetidis, Thetida: cases of Thetis; Pallada, Pallados: of Pallas (only the Greek endings: *Aeneadis*, *Enceladi*,
-# *Anchisiade* are Latin cases of other names); Thoantis, Pallanta, Calchanta: of Thoas, Pallas, Calchas (lemmatiser v29)
+# *Anchisiade* are Latin cases of other names); Thoantis, Calchanta: of Thoas, Calchas (lemmatiser v29)
 _GREEK_STEM_CASE = re.compile(rf"(?<=...)(?:{_GREEK_ID_ENDINGS}|ad(?:a|os)|ant(?:is|i|em|a|e|os|es|as|um|ibus))$")
 _GREEK_STEM_PLURAL = re.compile(r"(?<=...)[ai]das$")  # Dryadas, Eumenidas: accusatives of Dryades, Eumenides
 
 
 def greek_case_lemmas(norm: str) -> frozenset[str]:
     """For a name no lexicon knows that ends like a case of a Greek name with a stem in -id-, -ad- or -ant- (*Thetidis*,
-    *Thetida*, *Pallada*, *Pallados*; *Thoantis*, *Pallanta*, lemmatiser v29; a form Whitaker's Words knows is none,
+    *Thetida*, *Pallada*, *Pallados*; *Thoantis*, *Calchanta*, lemmatiser v29; a form Whitaker's Words knows is none,
     as the participle *Comitantum*), that nominative's lemma as a name, as further candidate lemmas: the stem guessed
     for it where no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is
     a name's headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not
     where the nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*)
-    keeps meeting its other cases. Two names with one nominative meet through it: Evander's son's *Pallanta* meets Athena's
-    *Palladis* as both meet *Pallas* (docs/latin.md).
+    keeps meeting its other cases. A case in -ant- whose nominative is another name's gets none
+    (:func:`_another_name_s_nominative`: Evander's son's *Pallanta*, *Pallantis* meet each other and the nominative
+    *Pallas*, through :func:`shared_nominative_stem`, but not Athena's *Palladis*; lemmatiser v30).
 
     Lemmatiser v22 reads two more: an accusative plural in -adas or -idas, as the nominative in -ades or -ides a lexicon
     knows (*Dryadas*: *Dryas*; *Eumenidas*: *Eumenides*), and a name in -on that the Greek accusative's reading gave
@@ -691,11 +704,33 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
         return frozenset()
     if _lexicon_lemmas(norm):  # Whitaker's Words knows it too, so it is no unknown name (*Comitantum*: not *comitas*)
         return frozenset()
+    if _another_name_s_nominative(norm[: case.start()], case.group()):
+        return frozenset()
     nominative = norm[: case.start()] + case.group()[0] + "s"  # the stem's first letter and -s: -is, -as
     if not is_known(nominative):
         return frozenset({guess_stem(canonical_lemma(nominative))})
     headword = _name_headword(nominative, nominative)
     return frozenset({headword}) if headword == canonical_lemma(nominative) else frozenset()
+
+
+def _another_name_s_nominative(stem: str, ending: str) -> bool:
+    """Whether a case in -ant- would get the nominative of another name: one Whitaker's Words declines as *stem-as,
+    stem-adis*, and neither lexicon knows as *stem-antis* (Athena's *Pallas, Palladis*, not Evander's son's *Pallanta*;
+    simplemma knows *Dryantis*, as the Theban *Dryas*, so *Dryanta* keeps *Dryas*; lemmatiser v30)."""
+    return (
+        ending.startswith("ant")
+        and canonical_lemma(stem + "as") in _lexicon_lemmas(stem + "adis")
+        and not (is_known(stem + "antis") or _lexicon_lemmas(stem + "antis"))
+    )
+
+
+def shared_nominative_stem(norm: str) -> frozenset[str]:
+    """For a capitalised nominative in -as that two names share (:func:`_another_name_s_nominative`), the stem of the
+    name declined with -ant- as a further candidate lemma: *Pallas* is Athena's (*Palladis*) and Evander's son's
+    (*Pallanta*), so it meets the cases of both, which do not meet each other (lemmatiser v30)."""
+    if norm.endswith("as") and _another_name_s_nominative(stem := norm[:-2], "antis"):
+        return frozenset({guess_stem(stem + "antis")})
+    return frozenset()
 
 
 def sense(folded: str, lemma: str) -> str:
@@ -986,7 +1021,7 @@ def lemma_candidates(word: str) -> frozenset[str]:
     capitalised = word[:1].isupper()
     name = _analyse(word, True)[1] if capitalised else None  # in capitals throughout, a name is as likely
     alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
-    greek = greek_case_lemmas(norm) if capitalised else frozenset()  # a name's case: not *inprouidi*, *retorridi*
+    greek = greek_case_lemmas(norm) | shared_nominative_stem(norm) if capitalised else frozenset()  # not *inprouidi*
     positive = None if capitalised else comparative_positive(norm, lemma)  # *Parius* is the Parian, no *parus*
     return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else []), *greek, *([positive] if positive else [])})
 
