@@ -82,7 +82,7 @@ _UNASSIMILATION = re.compile("^(?:" + "|".join(sorted(_UNASSIMILATED, key=len, r
 # Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
 # *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*,
 # *Siculi*, *Furiae*), a longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*,
-# *mavult*), the 32 headwords of lemmatiser v30 (below), and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
+# *mavult*), the 32 entries of lemmatiser v30 (below), and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
 # the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
@@ -94,8 +94,10 @@ _LEMMA_VARIANTS = {
     "adolescentulus": "adulescentulus", "oblicus": "obliquus",
     # lemmatiser v30: plural headwords beside their singular, of peoples (*Graii*, *Achivi*, *Thebani*), adjectives
     # (*superi*, *terni*) and nouns (*epulae*, *minae*); *epulum*, the singular of *epulae*; a city's two numbers (*Pisae*,
-    # *Athena*: *Pisa*, *Athenae*) and an adjective's feminine (*Pisaea*: *Pisaeus*). Some join words that verse hardly
-    # tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*, *Tarquinii* and their towns
+    # *Athena*: *Pisa*, *Athenae*). Eight are forms no lexicon knows, whose whole form :func:`guess_stem` keeps
+    # (*Pylii*, *Pyliae*, *Oetaeae*, *Pisaei*, *Pisaeae*, *Pisaea*, *Ledaei*, *Maleae*): each joins that one form
+    # to its word, while the word's other such forms (*Pylios*, *Ledaea*, *Maleam*) stay apart. Some join words that
+    # verse hardly tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*, *Tarquinii* and their towns
     # (prose's), the rocks *Cyaneae* and the colour *cyaneus*, the *Sabini* and a *Sabinus*.
     "graii": "graius", "superi": "superus", "achiui": "achiuus", "sicani": "sicanus", "uolsci": "uolscus", "sabini": "sabinus",
     "molossi": "molossus", "thebani": "thebanus", "elysii": "elysius", "pylii": "pylius", "pyliae": "pylius",
@@ -686,9 +688,9 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
     for it where no lexicon knows it either (*Thetis*: *thet*, meeting *Thetin*), and the nominative itself where it is
     a name's headword (*Pallas*, which Whitaker's Words declines as a Latin noun, without the Greek *Pallada*); not
     where the nominative is a form of another word (*Alcis*: *alces*). The form's own guessed stem (*thetid*, *pallad*)
-    keeps meeting its other cases. A case in -ant- whose nominative is another name's gets none
-    (:func:`_another_name_s_nominative`: Evander's son's *Pallanta*, *Pallantis* meet each other and the nominative
-    *Pallas*, through :func:`shared_nominative_stem`, but not Athena's *Palladis*; lemmatiser v30).
+    keeps meeting its other cases. A case in -ant- whose nominative two names share gets none
+    (:data:`SHARED_NOMINATIVES`: Evander's son's *Pallanta*, *Pallantis* meet each other and the nominative *Pallas*,
+    through :func:`shared_nominative_stem`, but not Athena's *Palladis*; lemmatiser v30).
 
     Lemmatiser v22 reads two more: an accusative plural in -adas or -idas, as the nominative in -ades or -ides a lexicon
     knows (*Dryadas*: *Dryas*; *Eumenidas*: *Eumenides*), and a name in -on that the Greek accusative's reading gave
@@ -704,35 +706,28 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
         return frozenset()
     if _lexicon_lemmas(norm):  # Whitaker's Words knows it too, so it is no unknown name (*Comitantum*: not *comitas*)
         return frozenset()
-    if _another_name_s_nominative(norm[: case.start()], case.group()):
-        return frozenset()
     nominative = norm[: case.start()] + case.group()[0] + "s"  # the stem's first letter and -s: -is, -as
+    if case.group().startswith("ant") and nominative in SHARED_NOMINATIVES:
+        return frozenset()  # the nominative is another name's too: *Pallanta* is not Athena's
     if not is_known(nominative):
         return frozenset({guess_stem(canonical_lemma(nominative))})
     headword = _name_headword(nominative, nominative)
     return frozenset({headword}) if headword == canonical_lemma(nominative) else frozenset()
 
 
-def _another_name_s_nominative(stem: str, ending: str) -> bool:
-    """Whether a case in -ant- would get the nominative of another name: one Whitaker's Words declines as *stem-as,
-    stem-adis*, and neither lexicon knows as *stem-antis* (Athena's *Pallas, Palladis*, not Evander's son's *Pallanta*;
-    simplemma knows *Dryantis*, as the Theban *Dryas*, so *Dryanta* keeps *Dryas*; lemmatiser v30)."""
-    return (
-        ending.startswith("ant")
-        and canonical_lemma(stem + "as") in _lexicon_lemmas(stem + "adis")
-        and not (is_known(stem + "antis") or _lexicon_lemmas(stem + "antis"))
-    )
+# Nominatives in -as of two names, one declined with -ad-, the other with -ant- (Athena's *Pallas, Palladis* and
+# Evander's son's *Pallas, Pallantis*), where the lexicons know only the first: each name's cases keep apart, and the
+# nominative meets both (lemmatiser v30). Not *Dryas*, whose -ant- cases simplemma files under the same *Dryas* as the
+# nymphs' *Dryadis*; nor names that have one declension only (*Psecas*, *Dromas*: -ad-; *Thoas*, *Calchas*: -ant-).
+SHARED_NOMINATIVES = {"pallas": "pallant"}
 
 
 def shared_nominative_stem(norm: str) -> frozenset[str]:
-    """For a capitalised nominative in -as that two names share (:func:`_another_name_s_nominative`), the stem of the
-    name declined with -ant- as a further candidate lemma: *Pallas* is Athena's (*Palladis*) and Evander's son's
-    (*Pallanta*), so it meets the cases of both, which do not meet each other (lemmatiser v30)."""
-    if norm.endswith("as") and _another_name_s_nominative(stem := norm[:-2], "antis"):
-        return frozenset({guess_stem(stem + "antis")})
-    return frozenset()
-
-
+    """For a capitalised nominative two names share (:data:`SHARED_NOMINATIVES`), the -ant- name's stem as a further
+    candidate lemma, so that *Pallas* meets the cases of both names, which do not meet each other; also, as that stem
+    is a guessed one, *Pallanteum* and *Pallantias* (Aurora), whose guessed stem it is too."""
+    stem = SHARED_NOMINATIVES.get(norm)
+    return frozenset({stem}) if stem else frozenset()
 def sense(folded: str, lemma: str) -> str:
     """The lemma of the sense a folded form belongs to, where ``lemma`` is a headword of two verbs (:data:`_SENSES`)."""
     if (split := _SENSES.get(lemma)) is not None and split[0].search(folded):
@@ -1021,7 +1016,8 @@ def lemma_candidates(word: str) -> frozenset[str]:
     capitalised = word[:1].isupper()
     name = _analyse(word, True)[1] if capitalised else None  # in capitals throughout, a name is as likely
     alternatives = lexicon.lookup(norm) | lexicon.gerundive_verbs(lemma)
-    greek = greek_case_lemmas(norm) | shared_nominative_stem(norm) if capitalised else frozenset()  # not *inprouidi*
+    # a name's case (not *inprouidi*, *retorridi*), and a nominative two names share
+    greek = greek_case_lemmas(norm) | shared_nominative_stem(norm) if capitalised else frozenset()
     positive = None if capitalised else comparative_positive(norm, lemma)  # *Parius* is the Parian, no *parus*
     return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else []), *greek, *([positive] if positive else [])})
 
