@@ -79,11 +79,27 @@ _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 _UNASSIMILATED = {assimilated: plain for plain, assimilated in _ASSIMILATIONS}
 _UNASSIMILATION = re.compile("^(?:" + "|".join(sorted(_UNASSIMILATED, key=len, reverse=True)) + ")")
+# Lemmatiser v30's 32 entries of :data:`_LEMMA_VARIANTS`: plural headwords beside their singular, of peoples (*Graii*,
+# *Achivi*, *Thebani*), adjectives (*superi*, *terni*) and nouns (*epulae*, *minae*); *epulum*, the singular of
+# *epulae*; a city's two numbers (*Pisae*, *Athena*: *Pisa*, *Athenae*). Eight are forms no lexicon knows, whose whole
+# form :func:`guess_stem` keeps (*Pylii*, *Pyliae*, *Oetaeae*, *Pisaei*, *Pisaeae*, *Pisaea*, *Ledaei*, *Maleae*): each
+# joins that one form to its word, while the word's other such forms (*Pylios*, *Ledaea*, *Maleam*) stay apart. Some
+# join words that verse hardly tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*,
+# *Tarquinii* and their towns (prose's), the rocks *Cyaneae* and the colour *cyaneus*, the *Sabini* and a *Sabinus*.
+MERGED_HEADWORDS = {
+    "graii": "graius", "superi": "superus", "achiui": "achiuus", "sicani": "sicanus", "uolsci": "uolscus", "sabini": "sabinus",
+    "molossi": "molossus", "thebani": "thebanus", "elysii": "elysius", "pylii": "pylius", "pyliae": "pylius",
+    "pompeii": "pompeius", "tarquinii": "tarquinius", "oetaei": "oetaeus", "oetaeae": "oetaeus", "pisaei": "pisaeus",
+    "pisaeae": "pisaeus", "pisaea": "pisaeus", "ledaei": "ledaeus", "cyaneae": "cyaneus", "septeni": "septenus",
+    "terni": "ternus", "quadriiugi": "quadriiugus", "quadrigae": "quadriga", "epulae": "epula", "diuitiae": "diuitia",
+    "primitiae": "primitia", "minae": "mina", "pisae": "pisa", "maleae": "malea", "athena": "athenae", "epulum": "epula",
+}
 # Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
 # *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*,
 # *Siculi*, *Furiae*), a longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*,
-# *mavult*), the 32 entries of lemmatiser v30 (below), and the irregular comparatives and superlatives, which simplemma files under headwords of their own in some forms and under
-# the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
+# *mavult*), the 32 entries of lemmatiser v30 (:data:`MERGED_HEADWORDS`), and the irregular comparatives and
+# superlatives, which simplemma files under headwords of their own in some forms and under the positive in others
+# (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
     "maximus": "magnus", "optimus": "bonus", "reliquiae": "reliquia", "hau": "haud", "humor": "umor", "hiemps": "hiems",
@@ -92,19 +108,7 @@ _LEMMA_VARIANTS = {
     "pessimus": "malus", "ueluti": "uelut", "uult": "uolo", "mauult": "malo", "thus": "tus", "cumba": "cymba",
     "edera": "hedera", "hedus": "haedus", "adolescens": "adulescens", "adolescentia": "adulescentia",
     "adolescentulus": "adulescentulus", "oblicus": "obliquus",
-    # lemmatiser v30: plural headwords beside their singular, of peoples (*Graii*, *Achivi*, *Thebani*), adjectives
-    # (*superi*, *terni*) and nouns (*epulae*, *minae*); *epulum*, the singular of *epulae*; a city's two numbers (*Pisae*,
-    # *Athena*: *Pisa*, *Athenae*). Eight are forms no lexicon knows, whose whole form :func:`guess_stem` keeps
-    # (*Pylii*, *Pyliae*, *Oetaeae*, *Pisaei*, *Pisaeae*, *Pisaea*, *Ledaei*, *Maleae*): each joins that one form
-    # to its word, while the word's other such forms (*Pylios*, *Ledaea*, *Maleam*) stay apart. Some join words that
-    # verse hardly tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*, *Tarquinii* and their towns
-    # (prose's), the rocks *Cyaneae* and the colour *cyaneus*, the *Sabini* and a *Sabinus*.
-    "graii": "graius", "superi": "superus", "achiui": "achiuus", "sicani": "sicanus", "uolsci": "uolscus", "sabini": "sabinus",
-    "molossi": "molossus", "thebani": "thebanus", "elysii": "elysius", "pylii": "pylius", "pyliae": "pylius",
-    "pompeii": "pompeius", "tarquinii": "tarquinius", "oetaei": "oetaeus", "oetaeae": "oetaeus", "pisaei": "pisaeus",
-    "pisaeae": "pisaeus", "pisaea": "pisaeus", "ledaei": "ledaeus", "cyaneae": "cyaneus", "septeni": "septenus",
-    "terni": "ternus", "quadriiugi": "quadriiugus", "quadrigae": "quadriga", "epulae": "epula", "diuitiae": "diuitia",
-    "primitiae": "primitia", "minae": "mina", "pisae": "pisa", "maleae": "malea", "athena": "athenae", "epulum": "epula",
+    **MERGED_HEADWORDS,
 }
 # Spellings of later or older editions that the lexicons know in their classical form only, or as words of their own:
 # oe for ae (*coelum*, *moestus*, *moeror*, *poenitet*, *coena*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e
@@ -719,15 +723,16 @@ def greek_case_lemmas(norm: str) -> frozenset[str]:
 # Evander's son's *Pallas, Pallantis*), where the lexicons know only the first: each name's cases keep apart, and the
 # nominative meets both (lemmatiser v30). Not *Dryas*, whose -ant- cases simplemma files under the same *Dryas* as the
 # nymphs' *Dryadis*; nor names that have one declension only (*Psecas*, *Dromas*: -ad-; *Thoas*, *Calchas*: -ant-).
-SHARED_NOMINATIVES = {"pallas": "pallant"}
+SHARED_NOMINATIVES = frozenset({"pallas"})
 
 
 def shared_nominative_stem(norm: str) -> frozenset[str]:
-    """For a capitalised nominative two names share (:data:`SHARED_NOMINATIVES`), the -ant- name's stem as a further
-    candidate lemma, so that *Pallas* meets the cases of both names, which do not meet each other; also, as that stem
-    is a guessed one, *Pallanteum* and *Pallantias* (Aurora), whose guessed stem it is too."""
-    stem = SHARED_NOMINATIVES.get(norm)
-    return frozenset({stem}) if stem else frozenset()
+    """For a capitalised nominative two names share (:data:`SHARED_NOMINATIVES`), the stem guessed for the -ant- name's
+    cases as a further candidate lemma, so that *Pallas* meets the cases of both names, which do not meet each other;
+    also, as that stem is a guessed one, *Pallanteum* and *Pallantias* (Aurora), whose guessed stem it is too."""
+    return frozenset({guess_stem(norm[:-2] + "antis")}) if norm in SHARED_NOMINATIVES else frozenset()
+
+
 def sense(folded: str, lemma: str) -> str:
     """The lemma of the sense a folded form belongs to, where ``lemma`` is a headword of two verbs (:data:`_SENSES`)."""
     if (split := _SENSES.get(lemma)) is not None and split[0].search(folded):
