@@ -275,9 +275,9 @@ def test_one_lemma_whatever_headword_simplemma_files_the_form_under(forms, lemma
 
 
 @pytest.mark.parametrize("form, lemma", sorted(latin.MERGED_HEADWORDS.items()))
-def test_each_form_merged_at_v30_is_read_so_in_small_letters_inside_a_line_and_opening_one(form, lemma):
-    """Lemmatiser v30's entries (:data:`latin.MERGED_HEADWORDS`: 24 headwords; 8 forms no lexicon knows, *Pylii*,
-    *Ledaei*, ...): the form gets the one lemma in small letters, as a name inside a line and as a capital opening one,
+def test_each_form_merged_at_v30_and_v31_is_read_so_in_small_letters_inside_a_line_and_opening_one(form, lemma):
+    """Lemmatiser v30's and v31's entries (:data:`latin.MERGED_HEADWORDS`: 26 headwords; 7 forms no lexicon knows,
+    *Pylii*, *Maleae*, ...): the form gets the one lemma in small letters, as a name inside a line and as a capital opening one,
     and written with v as with u (*Achivi*, *Volsci*, *divitiae*). *superi*, *epulae* and *minae* were so already, where
     their other forms were not (*superos*, *epulas*, *minas*: the test above)."""
     name = form[:1].upper() + form[1:]
@@ -285,6 +285,24 @@ def test_each_form_merged_at_v30_is_read_so_in_small_letters_inside_a_line_and_o
     readings = (latin.lemmatize(form), latin.tokenize(f"et {name}")[1].lemma, latin.tokenize(f"{name} et")[0].lemma,
                 latin.tokenize(f"et {written_v}")[1].lemma)
     assert readings == (lemma,) * 4
+
+
+def test_the_rutuli_are_one_lemma_not_red_nor_a_little_rue():
+    """Lemmatiser v31: simplemma read *Rutulus* as *rutilus* "red" and *Rutulum*, *Rutulae* as *rutula* "a little rue",
+    the plural was *Rutuli* and *Rutulo* no word at all (``rutul``): four lemmas for Turnus' people."""
+    forms = "Rutuli Rutulus Rutulo Rutulum Rutula Rutulae Rutulam Rutulas Rutulos Rutulis Rutulorum Rutule Rutulique".split()
+    assert {t.lemma for form in forms for t in latin.tokenize(f"et {form}")} == {"et", "rutulus"}
+    assert {latin.tokenize(form)[0].lemma for form in forms} == {"rutulus"}  # opening a line
+    assert {c for form in forms for c in latin.lemma_candidates(form)} == {"rutulus"}
+    assert latin.lemmatize("rutilus") == "rutilus" and latin.lemmatize("rutilo") != "rutulus"  # the colour stays itself
+
+
+def test_leda_is_one_lemma_and_her_adjective_one_stem():
+    """Lemmatiser v31: simplemma read *Leda* as *lada* and knew neither *Ledae* nor *Ledam*; the forms of *Ledaeus*,
+    whose stem with its vowels would be the known *leda*, were each their own lemma (only *Ledaei* met *Ledaeus*)."""
+    assert {t.lemma for t in latin.tokenize("et Leda et Ledae et Ledam")} == {"et", "leda"}
+    adjective = "Ledaeus Ledaea Ledaei Ledaeo Ledaeam Ledaeae Ledaeis Ledaeos Ledaeasque".split()
+    assert {t.lemma for form in adjective for t in latin.tokenize(f"et {form}")} == {"et", "ledae"}
 
 
 def test_the_city_athenae_is_one_lemma_wherever_its_forms_stand():
@@ -351,7 +369,8 @@ def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(f
     other = {"circe": "Circen", "circes": "Circen", "thetidi": "Thetis", "zephyri": "Zephyros", "catoni": "Catonem",
              "furiarum": "furia", "furias": "furia", "furiis": "furia", "marte": "Mars", "martem": "Martis", "marti": "Marte",
              "martis": "Martem", "ceres": "Cererem", "cerere": "Cererem", "cereris": "Ceres", "uenerem": "Venus",
-             "grai": "Graium", "grais": "Graios"}  # another form of the name: each entry names one
+             "grai": "Graium", "grais": "Graios", "rutulus": "Rutulos", "rutulo": "Rutuli", "rutule": "Rutulorum",
+             "leda": "Ledam", "ledae": "Leda", "ledam": "Leda"}  # another form of the name: each entry names one
     assert lemma in latin.lemma_candidates(other[form])
 
 
@@ -444,6 +463,10 @@ def test_a_short_stem_keeps_its_vowels_up_to_four_letters_unless_that_makes_a_kn
     assert latin.guess_stem("ilus") == "ilus"
     assert latin.lemmas("Minyae Minyis") == ["miny", "miny"]
     assert latin.guess_stem("malea") == "malea" and latin.guess_stem("maleae") == "maleae"
+    assert latin.guess_stem("maleam") == "maleam"  # one ending off, it would be *male*, a known word
+    # lemmatiser v31: where the vowels would make a known word (*pira*), one case ending goes and the vowels stay
+    assert {latin.guess_stem(form) for form in ("piraeus", "piraeum", "piraeo", "piraei", "piraea", "piraeorum")} == {"pirae"}
+    assert latin.guess_stem("pylios") == "pylios"  # *pyli* is known (*Pylos*): the form is kept
     assert "male" not in latin.lemma_candidates("Maleae")
     assert latin.guess_stem("idae") == "idae"
 

@@ -31,7 +31,7 @@ from latin_intertext.word_analyses import as_frozenset, as_tuple, kept_on_disk, 
 
 # Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
-LEMMATISER_VERSION = 30
+LEMMATISER_VERSION = 31
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
 
 
@@ -79,25 +79,28 @@ _ASSIMILATED = dict(_ASSIMILATIONS)
 _ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
 _UNASSIMILATED = {assimilated: plain for plain, assimilated in _ASSIMILATIONS}
 _UNASSIMILATION = re.compile("^(?:" + "|".join(sorted(_UNASSIMILATED, key=len, reverse=True)) + ")")
-# Lemmatiser v30's 32 entries of :data:`_LEMMA_VARIANTS`: plural headwords beside their singular, of peoples (*Graii*,
-# *Achivi*, *Thebani*), adjectives (*superi*, *terni*) and nouns (*epulae*, *minae*); *epulum*, the singular of
-# *epulae*; a city's two numbers (*Pisae*, *Athena*: *Pisa*, *Athenae*). Eight are forms no lexicon knows, whose whole
-# form :func:`guess_stem` keeps (*Pylii*, *Pyliae*, *Oetaeae*, *Pisaei*, *Pisaeae*, *Pisaea*, *Ledaei*, *Maleae*): each
-# joins that one form to its word, while the word's other such forms (*Pylios*, *Ledaea*, *Maleam*) stay apart. Some
-# join words that verse hardly tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*,
-# *Tarquinii* and their towns (prose's), the rocks *Cyaneae* and the colour *cyaneus*, the *Sabini* and a *Sabinus*.
+# Plural headwords beside their singular (lemmatiser v30), of peoples (*Graii*, *Achivi*, *Thebani*), adjectives
+# (*superi*, *terni*) and nouns (*epulae*, *minae*); *epulum*, the singular of *epulae*; a city's two numbers (*Pisae*,
+# *Athena*: *Pisa*, *Athenae*); and the *Rutuli*, whose singular simplemma reads as *rutilus* "red" and feminine as
+# *rutula* "a little rue" (lemmatiser v31, with their cases in :data:`NAME_READINGS`). Seven are forms no lexicon knows,
+# whose whole form :func:`guess_stem` keeps (*Pylii*, *Pyliae*, *Oetaeae*, *Pisaei*, *Pisaeae*, *Pisaea*, *Maleae*):
+# each joins that one form to its word, while the word's other such forms (*Pylios*, *Maleam*) stay apart. Some join
+# words that verse hardly tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*,
+# *Tarquinii* and their towns (prose's), the rocks *Cyaneae* and the colour *cyaneus*, the *Sabini* and a *Sabinus*,
+# the *Rutuli* and Cicero's one *rutula*.
 MERGED_HEADWORDS = {
     "graii": "graius", "superi": "superus", "achiui": "achiuus", "sicani": "sicanus", "uolsci": "uolscus", "sabini": "sabinus",
     "molossi": "molossus", "thebani": "thebanus", "elysii": "elysius", "pylii": "pylius", "pyliae": "pylius",
     "pompeii": "pompeius", "tarquinii": "tarquinius", "oetaei": "oetaeus", "oetaeae": "oetaeus", "pisaei": "pisaeus",
-    "pisaeae": "pisaeus", "pisaea": "pisaeus", "ledaei": "ledaeus", "cyaneae": "cyaneus", "septeni": "septenus",
+    "pisaeae": "pisaeus", "pisaea": "pisaeus", "cyaneae": "cyaneus", "septeni": "septenus",
     "terni": "ternus", "quadriiugi": "quadriiugus", "quadrigae": "quadriga", "epulae": "epula", "diuitiae": "diuitia",
     "primitiae": "primitia", "minae": "mina", "pisae": "pisa", "maleae": "malea", "athena": "athenae", "epulum": "epula",
+    "rutuli": "rutulus", "rutula": "rutulus",
 }
 # Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
 # *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*,
 # *Siculi*, *Furiae*), a longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*,
-# *mavult*), the 32 entries of lemmatiser v30 (:data:`MERGED_HEADWORDS`), and the irregular comparatives and
+# *mavult*), the 33 entries of lemmatisers v30 and v31 (:data:`MERGED_HEADWORDS`), and the irregular comparatives and
 # superlatives, which simplemma files under headwords of their own in some forms and under the positive in others
 # (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
@@ -190,11 +193,14 @@ PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", 
 # candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*; and
 # gods whose names verse writes in small letters for what they stand for (*marte* "war", *cereris* "grain", *venerem*
 # "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29); and
-# the Greeks' *Grai*, *Grais*, which no lexicon knows, as *Graius* (lemmatiser v30).
+# the Greeks' *Grai*, *Grais*, which no lexicon knows, as *Graius* (lemmatiser v30); the *Rutulus*, which simplemma reads
+# as *rutilus* "red", and his *Rutulo*, *Rutule*, which no lexicon knows; *Leda*, which simplemma reads as *lada*, and
+# her *Ledae*, *Ledam*, which no lexicon knows (lemmatiser v31).
 NAME_READINGS = {
     "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
     "furias": "furia", "furiis": "furia", "marte": "mars", "martem": "mars", "marti": "mars", "martis": "mars",
     "ceres": "ceres", "cerere": "ceres", "cereris": "ceres", "uenerem": "uenus", "grai": "graius", "grais": "graius",
+    "rutulus": "rutulus", "rutulo": "rutulus", "rutule": "rutulus", "leda": "leda", "ledae": "leda", "ledam": "leda",
 }
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two words: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
@@ -766,6 +772,7 @@ def older_spellings(folded: str) -> list[str]:
 
 _CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms]|[aei]n)$")  # -en, -an, -in: Greek accusatives
 _FINAL_VOWELS = re.compile(r"[aeiouy]+$")
+_ONE_CASE_ENDING = re.compile(r"(?:orum|arum|ibus|ae|[aeiou][ms]|[aeio])$")  # one ending, the stem's own vowels kept
 MIN_GUESSED_STEM = 4
 
 
@@ -777,7 +784,10 @@ def guess_stem(folded: str) -> str:
     Names in -on with a stem in -ont- lose the ``t``, so that *Phlegethontis* meets *Phlegethon*.
     A stem shorter than four letters is not trusted: the form is kept; but a stem followed by vowels keeps them up to
     four letters, where those are no word a lexicon knows (*Aonius*, *Aoniae*, *Aonios*: ``aoni``, not eleven lemmas,
-    lemmatiser v22; *Lyaeus*, *Lyaei*, *Lyaeo*: ``lyae``, lemmatiser v29; *Malea* stays *malea*, not ``male``).
+    lemmatiser v22; *Lyaeus*, *Lyaei*, *Lyaeo*: ``lyae``, lemmatiser v29). Where they are one (*leda*, *pira*), the form
+    loses just one case ending and keeps its stem's vowels, if four letters or more stay and they are no known word
+    either (*Ledaeus*, *Ledaea*, *Ledaeam*: ``ledae``; *Piraeus*, *Piraeum*: ``pirae``; lemmatiser v31; *Malea* stays
+    *malea*, not ``male``).
     """
     stem = _FINAL_VOWELS.sub("", _CASE_ENDING.sub("", folded))
     if stem.endswith("ont"):
@@ -785,7 +795,10 @@ def guess_stem(folded: str) -> str:
     kept_vowels = folded[len(stem) : MIN_GUESSED_STEM]
     if kept_vowels and all(letter in _VOWELS for letter in kept_vowels) and not is_known(folded[:MIN_GUESSED_STEM]):
         stem = folded[:MIN_GUESSED_STEM]
-    return stem if len(stem) >= MIN_GUESSED_STEM else folded
+    if len(stem) >= MIN_GUESSED_STEM:
+        return stem
+    without_ending = _ONE_CASE_ENDING.sub("", folded)
+    return without_ending if len(without_ending) >= MIN_GUESSED_STEM and not is_known(without_ending) else folded
 
 
 @kept_on_disk(list, as_tuple, WORD_CACHE)
