@@ -305,6 +305,23 @@ def test_leda_is_one_lemma_and_her_adjective_one_stem():
     assert {t.lemma for form in adjective for t in latin.tokenize(f"et {form}")} == {"et", "ledae"}
 
 
+def test_nymphs_greek_and_latin_forms_are_one_lemma():
+    """Lemmatiser v31: simplemma files *nymphas*, *nympharum*, *Nymphen* under *nymphe* and *nymphae*, *nympha* under
+    *nympha*: one word, two declensions, two lemmas."""
+    forms = "nympha nymphae nympham nymphas nympharum nymphis nymphe nymphen nymphes Nymphae Nymphas".split()
+    assert {t.lemma for form in forms for t in latin.tokenize(f"et {form}")} == {"et", "nympha"}
+    assert {c for form in forms for c in latin.lemma_candidates(form)} == {"nympha"}
+
+
+def test_semele_and_ilium_are_not_the_adverb_semel_nor_the_groin():
+    """Lemmatiser v31: *Semeles*, *Semelae*, *Semeleia* (no lexicon knows them) had the guessed stem *semel* "once",
+    and *Ilium* was simplemma's *ile* "groin" where *Ilion*, *Ilio* were *ilion*."""
+    assert {t.lemma for t in latin.tokenize("et Semele et Semeles et Semelen et Semelae")} == {"et", "semele"}
+    assert latin.tokenize("et Semeleia proles")[1].lemma == "semeleius" and latin.lemmas("semel") == ["semel"]
+    assert {t.lemma for t in latin.tokenize("et Ilium et Ilion et Ilio")} == {"et", "ilion"}
+    assert latin.lemmas("ilia") == ["ile"]  # the plural is the flanks, as verse mostly means
+
+
 def test_the_city_athenae_is_one_lemma_wherever_its_forms_stand():
     """At v29 simplemma's *Athena*, the city, met *Athenae* only as a candidate: *Athenas* opening a line was *athena*."""
     assert {t.lemma for t in latin.tokenize("Athenas et Athenae Athenis, athenas")} == {"athenae", "et"}
@@ -361,7 +378,7 @@ def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(f
     import simplemma
 
     known = any(simplemma.is_known(spelling, lang="la") for spelling in latin.spellings(form))
-    raw = _simplemma_and_words(form)[0] if known else form  # *grai*: simplemma knows it in no spelling, and returns it
+    raw = _simplemma_and_words(form)[0] if known else latin.guess_stem(form)  # *grai*, *rutulo*: no lexicon knows it
     as_name = latin.fold(simplemma.lemmatize(form.title(), lang="la"))
     assert lemma != raw or lemma != latin.canonical_lemma(as_name)  # it corrects one of simplemma's readings at least
     assert latin.lemmatize(form) == lemma and latin.name_lemma(form) == lemma  # in small letters and read as a name
@@ -370,7 +387,8 @@ def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(f
              "furiarum": "furia", "furias": "furia", "furiis": "furia", "marte": "Mars", "martem": "Martis", "marti": "Marte",
              "martis": "Martem", "ceres": "Cererem", "cerere": "Cererem", "cereris": "Ceres", "uenerem": "Venus",
              "grai": "Graium", "grais": "Graios", "rutulus": "Rutulos", "rutulo": "Rutuli", "rutule": "Rutulorum",
-             "leda": "Ledam", "ledae": "Leda", "ledam": "Leda"}  # another form of the name: each entry names one
+             "leda": "Ledam", "ledae": "Leda", "ledam": "Leda", "semeles": "Semelen", "semelae": "Semele",
+             "semeleia": "Semeleius", "semeleius": "Semeleia", "semeleie": "Semeleia", "ilium": "Ilio"}  # another form of the name: each entry names one
     assert lemma in latin.lemma_candidates(other[form])
 
 

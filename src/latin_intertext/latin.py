@@ -100,9 +100,11 @@ MERGED_HEADWORDS = {
 # Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
 # *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*,
 # *Siculi*, *Furiae*), a longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*,
-# *mavult*), the 33 entries of lemmatisers v30 and v31 (:data:`MERGED_HEADWORDS`), and the irregular comparatives and
-# superlatives, which simplemma files under headwords of their own in some forms and under the positive in others
-# (*maximus* and *maior*: *magnus*; *suprema* is *superus* but *supremo* *supremus*).
+# *mavult*), the Greek *nymphe* beside the Latin *nympha* (lemmatiser v31: *nymphas*, *nympharum* were *nymphe*,
+# *nymphae*, *nympha*; the lexicons file the two declensions' forms apart), the 33 entries of lemmatisers v30 and v31
+# (:data:`MERGED_HEADWORDS`), and the irregular comparatives and superlatives, which simplemma files under headwords of
+# their own in some forms and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but
+# *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
     "maximus": "magnus", "optimus": "bonus", "reliquiae": "reliquia", "hau": "haud", "humor": "umor", "hiemps": "hiems",
@@ -110,7 +112,7 @@ _LEMMA_VARIANTS = {
     "tartara": "tartarus", "tartarum": "tartarus", "siculi": "siculus", "furiae": "furia", "minimus": "paruus",
     "pessimus": "malus", "ueluti": "uelut", "uult": "uolo", "mauult": "malo", "thus": "tus", "cumba": "cymba",
     "edera": "hedera", "hedus": "haedus", "adolescens": "adulescens", "adolescentia": "adulescentia",
-    "adolescentulus": "adulescentulus", "oblicus": "obliquus",
+    "adolescentulus": "adulescentulus", "oblicus": "obliquus", "nymphe": "nympha",
     **MERGED_HEADWORDS,
 }
 # Spellings of later or older editions that the lexicons know in their classical form only, or as words of their own:
@@ -195,12 +197,16 @@ PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", 
 # "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29); and
 # the Greeks' *Grai*, *Grais*, which no lexicon knows, as *Graius* (lemmatiser v30); the *Rutulus*, which simplemma reads
 # as *rutilus* "red", and his *Rutulo*, *Rutule*, which no lexicon knows; *Leda*, which simplemma reads as *lada*, and
-# her *Ledae*, *Ledam*, which no lexicon knows (lemmatiser v31).
+# her *Ledae*, *Ledam*, which no lexicon knows; *Semele*'s *Semeles*, *Semelae* and her *Semeleius*, which no lexicon
+# knows and whose guessed stem was the adverb *semel* "once"; and Troy's *Ilium*, which simplemma reads as *ile* "groin"
+# (its *Ilion*, *Ilio* are *ilion*) (lemmatiser v31).
 NAME_READINGS = {
     "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
     "furias": "furia", "furiis": "furia", "marte": "mars", "martem": "mars", "marti": "mars", "martis": "mars",
     "ceres": "ceres", "cerere": "ceres", "cereris": "ceres", "uenerem": "uenus", "grai": "graius", "grais": "graius",
     "rutulus": "rutulus", "rutulo": "rutulus", "rutule": "rutulus", "leda": "leda", "ledae": "leda", "ledam": "leda",
+    "semeles": "semele", "semelae": "semele", "semeleia": "semeleius", "semeleius": "semeleius", "semeleie": "semeleius",
+    "ilium": "ilion",
 }
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two words: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
