@@ -297,17 +297,29 @@ def test_the_rutuli_are_one_lemma_not_red_nor_a_little_rue():
     assert latin.lemmatize("rutilus") == "rutilus" and latin.lemmatize("rutilo") != "rutulus"  # the colour stays itself
 
 
+@pytest.mark.parametrize("form, lemma", sorted(latin.NAME_ONLY_READINGS.items()))
+def test_each_name_only_reading_is_the_name_read_as_a_name_and_the_word_in_small_letters(form, lemma):
+    """Lemmatiser v31: *Ilium*, *Leda*, *Dares* and their cases were *ile* "groin", the herb *lada* and *do* (or a
+    form of their own) even as names; in small letters they stay what they are there (*ilium*, mostly a misread
+    *illum*; *dares*, "you would give")."""
+    name = form[:1].upper() + form[1:]
+    assert latin.tokenize(f"et {name}")[1].lemma == lemma and lemma in latin.lemma_candidates(name)
+    assert latin.lemmatize(form) != lemma and latin.tokenize(f"et {form}")[1].lemma != lemma
+
+
 def test_leda_is_one_lemma_and_her_adjective_one_stem():
     """Lemmatiser v31: simplemma read *Leda* as *lada* and knew neither *Ledae* nor *Ledam*; the forms of *Ledaeus*,
     whose stem with its vowels would be the known *leda*, were each their own lemma (only *Ledaei* met *Ledaeus*)."""
     assert {t.lemma for t in latin.tokenize("et Leda et Ledae et Ledam")} == {"et", "leda"}
+    assert {t.lemma for t in latin.tokenize("et Dares et Daren et Daretis")} == {"et", "dares"}
+    assert latin.lemmas("si dares") == ["si", "do"]
     adjective = "Ledaeus Ledaea Ledaei Ledaeo Ledaeam Ledaeae Ledaeis Ledaeos Ledaeasque".split()
     assert {t.lemma for form in adjective for t in latin.tokenize(f"et {form}")} == {"et", "ledae"}
 
 
 def test_nymphs_greek_and_latin_forms_are_one_lemma():
-    """Lemmatiser v31: simplemma files *nymphas*, *nympharum*, *Nymphen* under *nymphe* and *nymphae*, *nympha* under
-    *nympha*: one word, two declensions, two lemmas."""
+    """Lemmatiser v31: simplemma files *nymphas*, *nympharum*, *nymphis*, *Nymphen* under *nymphe* and *nymphae*,
+    *nympha* under *nympha*: one word, two declensions, two lemmas."""
     forms = "nympha nymphae nympham nymphas nympharum nymphis nymphe nymphen nymphes Nymphae Nymphas".split()
     assert {t.lemma for form in forms for t in latin.tokenize(f"et {form}")} == {"et", "nympha"}
     assert {c for form in forms for c in latin.lemma_candidates(form)} == {"nympha"}
@@ -387,8 +399,8 @@ def test_each_name_reading_corrects_simplemma_and_meets_the_name_s_other_forms(f
              "furiarum": "furia", "furias": "furia", "furiis": "furia", "marte": "Mars", "martem": "Martis", "marti": "Marte",
              "martis": "Martem", "ceres": "Cererem", "cerere": "Cererem", "cereris": "Ceres", "uenerem": "Venus",
              "grai": "Graium", "grais": "Graios", "rutulus": "Rutulos", "rutulo": "Rutuli", "rutule": "Rutulorum",
-             "leda": "Ledam", "ledae": "Leda", "ledam": "Leda", "semeles": "Semelen", "semelae": "Semele",
-             "semeleia": "Semeleius", "semeleius": "Semeleia", "semeleie": "Semeleia", "ilium": "Ilio"}  # another form of the name: each entry names one
+             "semeles": "Semelen", "semelae": "Semele", "semeleia": "Semeleius", "semeleius": "Semeleia",
+             "semeleie": "Semeleia"}  # another form of the name: each entry names one
     assert lemma in latin.lemma_candidates(other[form])
 
 
@@ -485,6 +497,7 @@ def test_a_short_stem_keeps_its_vowels_up_to_four_letters_unless_that_makes_a_kn
     # lemmatiser v31: where the vowels would make a known word (*pira*), one case ending goes and the vowels stay
     assert {latin.guess_stem(form) for form in ("piraeus", "piraeum", "piraeo", "piraei", "piraea", "piraeorum")} == {"pirae"}
     assert latin.guess_stem("pylios") == "pylios"  # *pyli* is known (*Pylos*): the form is kept
+    assert latin.guess_stem("cuiiii") == "cuiiii" != latin.guess_stem("cuiii")  # a Roman numeral (*CVIIII*) keeps its last *i*
     assert "male" not in latin.lemma_candidates("Maleae")
     assert latin.guess_stem("idae") == "idae"
 

@@ -196,17 +196,23 @@ PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", 
 # gods whose names verse writes in small letters for what they stand for (*marte* "war", *cereris* "grain", *venerem*
 # "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29); and
 # the Greeks' *Grai*, *Grais*, which no lexicon knows, as *Graius* (lemmatiser v30); the *Rutulus*, which simplemma reads
-# as *rutilus* "red", and his *Rutulo*, *Rutule*, which no lexicon knows; *Leda*, which simplemma reads as *lada*, and
-# her *Ledae*, *Ledam*, which no lexicon knows; *Semele*'s *Semeles*, *Semelae* and her *Semeleius*, which no lexicon
-# knows and whose guessed stem was the adverb *semel* "once"; and Troy's *Ilium*, which simplemma reads as *ile* "groin"
-# (its *Ilion*, *Ilio* are *ilion*) (lemmatiser v31).
+# as *rutilus* "red", and his *Rutulo*, *Rutule*, which no lexicon knows; *Semele*'s *Semeles*, *Semelae* and her
+# *Semeleius*, which no lexicon knows and whose guessed stem was the adverb *semel* "once" (lemmatiser v31).
 NAME_READINGS = {
     "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
     "furias": "furia", "furiis": "furia", "marte": "mars", "martem": "mars", "marti": "mars", "martis": "mars",
     "ceres": "ceres", "cerere": "ceres", "cereris": "ceres", "uenerem": "uenus", "grai": "graius", "grais": "graius",
-    "rutulus": "rutulus", "rutulo": "rutulus", "rutule": "rutulus", "leda": "leda", "ledae": "leda", "ledam": "leda",
+    "rutulus": "rutulus", "rutulo": "rutulus", "rutule": "rutulus",
     "semeles": "semele", "semelae": "semele", "semeleia": "semeleius", "semeleius": "semeleius", "semeleie": "semeleius",
-    "ilium": "ilion",
+}
+# Names' forms that simplemma files under another word that the same form in small letters is, so they are read as
+# the name only where the form is read as a name (a capital inside a sentence, and among a capitalised form's
+# candidates): Troy's *Ilium*, simplemma's *ile* "groin" (in small letters mostly optical character recognition's *illum*
+# in prose); *Leda*, simplemma's *lada*, the herb Pliny calls *leda*, with her *Ledae*, *Ledam*, which no lexicon
+# knows; the boxer *Dares*, *Daren*, *Daretis*, simplemma's *do*, whose *dares* is "you would give" (lemmatiser v31).
+NAME_ONLY_READINGS = {
+    "ilium": "ilion", "leda": "leda", "ledae": "leda", "ledam": "leda", "dares": "dares", "daren": "dares", "daretis": "dares",
+    "dareta": "dares", "darete": "dares",
 }
 # Homographs that simplemma and Whitaker's Words file under one headword though they are two words: the forms of
 # *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
@@ -779,6 +785,7 @@ def older_spellings(folded: str) -> list[str]:
 _CASE_ENDING = re.compile(r"(?:ibus|orum|arum|[aeiouy]*[ms]|[aei]n)$")  # -en, -an, -in: Greek accusatives
 _FINAL_VOWELS = re.compile(r"[aeiouy]+$")
 _ONE_CASE_ENDING = re.compile(r"(?:orum|arum|ibus|ae|[aeiou][ms]|[aeio])$")  # one ending, the stem's own vowels kept
+_ROMAN_NUMERAL = re.compile("[iuxlcdm]+")  # folded (*CVIIII*: ``cuiiii``), which must not lose its last *i*
 MIN_GUESSED_STEM = 4
 
 
@@ -804,7 +811,8 @@ def guess_stem(folded: str) -> str:
     if len(stem) >= MIN_GUESSED_STEM:
         return stem
     without_ending = _ONE_CASE_ENDING.sub("", folded)
-    return without_ending if len(without_ending) >= MIN_GUESSED_STEM and not is_known(without_ending) else folded
+    trusted = len(without_ending) >= MIN_GUESSED_STEM and not is_known(without_ending) and not _ROMAN_NUMERAL.fullmatch(folded)
+    return without_ending if trusted else folded
 
 
 @kept_on_disk(list, as_tuple, WORD_CACHE)
@@ -870,9 +878,9 @@ def name_lemma(base: str) -> str | None:
 
     simplemma keys names by their capitalised spelling, and its lower-case readings of their forms are other words
     (*aeneus* "of bronze", *uenio*, *martes* "marten"); and some of its name readings are other names (*Catoni*:
-    *Catonius*, *Furias*: *Furius*), which :data:`NAME_READINGS` mends here too.
+    *Catonius*, *Furias*: *Furius*), which :data:`NAME_READINGS` mends here too, and :data:`NAME_ONLY_READINGS` here only.
     """
-    if (reading := NAME_READINGS.get(fold(base))) is not None:
+    if (reading := NAME_READINGS.get(folded := fold(base)) or NAME_ONLY_READINGS.get(folded)) is not None:
         return reading
     for spelling in spellings(base):
         titled = spelling[:1].upper() + spelling[1:]
