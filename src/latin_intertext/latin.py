@@ -100,11 +100,11 @@ MERGED_HEADWORDS = {
 # Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
 # *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*,
 # *Siculi*, *Furiae*), a longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*,
-# *mavult*), the Greek *nymphe* beside the Latin *nympha* (lemmatiser v31: *nymphas*, *nympharum* were *nymphe*,
-# *nymphae*, *nympha*; the lexicons file the two declensions' forms apart), the 33 entries of lemmatisers v30 and v31
-# (:data:`MERGED_HEADWORDS`), and the irregular comparatives and superlatives, which simplemma files under headwords of
-# their own in some forms and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is *superus* but
-# *supremo* *supremus*).
+# *mavult*), the Greek *nymphe* beside the Latin *nympha* (lemmatiser v31: *nymphas*, *nympharum*, *nymphis* were
+# *nymphe*, *nymphae* was *nympha*; the lexicons file the two declensions' forms apart), the 33 entries of lemmatisers
+# v30 and v31 (:data:`MERGED_HEADWORDS`), and the irregular comparatives and superlatives, which simplemma files under
+# headwords of their own in some forms and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is
+# *superus* but *supremo* *supremus*).
 _LEMMA_VARIANTS = {
     "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
     "maximus": "magnus", "optimus": "bonus", "reliquiae": "reliquia", "hau": "haud", "humor": "umor", "hiemps": "hiems",
