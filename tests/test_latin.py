@@ -311,10 +311,14 @@ def test_leda_is_one_lemma_and_her_adjective_one_stem():
     """Lemmatiser v31: simplemma read *Leda* as *lada* and knew neither *Ledae* nor *Ledam*; the forms of *Ledaeus*,
     whose stem with its vowels would be the known *leda*, were each their own lemma (only *Ledaei* met *Ledaeus*)."""
     assert {t.lemma for t in latin.tokenize("et Leda et Ledae et Ledam")} == {"et", "leda"}
-    assert {t.lemma for t in latin.tokenize("et Dares et Daren et Daretis")} == {"et", "dares"}
-    assert latin.lemmas("si dares") == ["si", "do"]
     adjective = "Ledaeus Ledaea Ledaei Ledaeo Ledaeam Ledaeae Ledaeis Ledaeos Ledaeasque".split()
     assert {t.lemma for form in adjective for t in latin.tokenize(f"et {form}")} == {"et", "ledae"}
+
+
+def test_the_boxer_dares_is_one_lemma_as_a_name_and_dare_s_subjunctive_in_small_letters():
+    """Lemmatiser v31: simplemma read *Dares*, *Daren*, *Daretis* as forms of *do* even as names."""
+    assert {t.lemma for t in latin.tokenize("et Dares et Daren et Daretis")} == {"et", "dares"}
+    assert latin.lemmas("si dares") == ["si", "do"]
 
 
 def test_nymphs_greek_and_latin_forms_are_one_lemma():

@@ -205,9 +205,9 @@ NAME_READINGS = {
     "rutulus": "rutulus", "rutulo": "rutulus", "rutule": "rutulus",
     "semeles": "semele", "semelae": "semele", "semeleia": "semeleius", "semeleius": "semeleius", "semeleie": "semeleius",
 }
-# Names' forms that simplemma files under another word that the same form in small letters is, so they are read as
-# the name only where the form is read as a name (a capital inside a sentence, and among a capitalised form's
-# candidates): Troy's *Ilium*, simplemma's *ile* "groin" (in small letters mostly optical character recognition's *illum*
+# Names' forms that are another word in small letters, which simplemma gives them even as names: they take the name
+# only where the form is read as a name (a capital inside a sentence, and among a capitalised form's candidates),
+# and keep the other word in small letters: Troy's *Ilium*, simplemma's *ile* "groin" (in small letters mostly optical character recognition's *illum*
 # in prose); *Leda*, simplemma's *lada*, the herb Pliny calls *leda*, with her *Ledae*, *Ledam*, which no lexicon
 # knows; the boxer *Dares*, *Daren*, *Daretis*, simplemma's *do*, whose *dares* is "you would give" (lemmatiser v31).
 NAME_ONLY_READINGS = {
