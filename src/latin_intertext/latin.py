@@ -207,9 +207,10 @@ NAME_READINGS = {
 }
 # Names' forms that are another word in small letters, which simplemma gives them even as names: they take the name
 # only where the form is read as a name (a capital inside a sentence, and among a capitalised form's candidates),
-# and keep the other word in small letters: Troy's *Ilium*, simplemma's *ile* "groin" (in small letters mostly optical character recognition's *illum*
-# in prose); *Leda*, simplemma's *lada*, the herb Pliny calls *leda*, with her *Ledae*, *Ledam*, which no lexicon
-# knows; the boxer *Dares*, *Daren*, *Daretis*, simplemma's *do*, whose *dares* is "you would give" (lemmatiser v31).
+# and keep the other word in small letters: Troy's *Ilium*, simplemma's *ile* "groin" (in small letters mostly optical
+# character recognition's *illum* in prose); *Leda*, simplemma's *lada*, the herb Pliny calls *leda*, with her *Ledae*,
+# *Ledam*, which no lexicon knows; the boxer *Dares*, *Daren*, *Daretis*, simplemma's *do*, whose *dares* is "you would
+# give" (lemmatiser v31).
 NAME_ONLY_READINGS = {
     "ilium": "ilion", "leda": "leda", "ledae": "leda", "ledam": "leda", "dares": "dares", "daren": "dares", "daretis": "dares",
     "dareta": "dares", "darete": "dares",
@@ -227,6 +228,7 @@ _SENSES = {
 # *hic* with the deictic -ce and the question's -ne (*hocine*, *hascine*): no lexicon knows them, and -ne leaves no word.
 DEICTIC_QUESTIONS = dict.fromkeys("hicine haecine hocine hacine hancine huncine hunccine hascine hiscine hoscine".split(), "hic")
 _LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | PARADIGM_READINGS | NAME_READINGS | DEICTIC_QUESTIONS
+_NAME_OVERRIDES = NAME_READINGS | NAME_ONLY_READINGS  # what :func:`name_lemma` reads first
 
 
 @dataclass(frozen=True, slots=True)
@@ -880,7 +882,7 @@ def name_lemma(base: str) -> str | None:
     (*aeneus* "of bronze", *uenio*, *martes* "marten"); and some of its name readings are other names (*Catoni*:
     *Catonius*, *Furias*: *Furius*), which :data:`NAME_READINGS` mends here too, and :data:`NAME_ONLY_READINGS` here only.
     """
-    if (reading := NAME_READINGS.get(folded := fold(base)) or NAME_ONLY_READINGS.get(folded)) is not None:
+    if (reading := _NAME_OVERRIDES.get(fold(base))) is not None:
         return reading
     for spelling in spellings(base):
         titled = spelling[:1].upper() + spelling[1:]
