@@ -984,3 +984,16 @@ def test_a_learning_curve_s_pace_is_extrapolated_to_the_targets_in_doublings_and
     assert (round(e.per_doubling, 6), round(e.doublings, 6), round(e.queries)) == (0.05, 1.0, 800)
     flat = extrapolate([dataclasses.replace(curve[0], metrics={"ndcg_at_10": 0.4}), curve[-1]], "ndcg_at_10", 0.45)
     assert flat.per_doubling == 0 and flat.doublings is None and flat.queries is None  # a flat curve reaches nothing
+
+
+def test_presence_matrix_marks_each_line_s_terms_once_and_names_every_column():
+    from latin_intertext.retrieve.postings import presence_matrix
+
+    matrix, vocab = presence_matrix([{"arma": [0, 3], "uir": [1]}, ["cano", "arma"], set()])
+    assert matrix.shape == (3, 3) and sorted(vocab) == ["arma", "cano", "uir"]
+    assert matrix.dtype == np.float32 and matrix.format == "csc"
+    held = {(line, term) for term, column in vocab.items() for line in matrix[:, column].nonzero()[0]}
+    assert held == {(0, "arma"), (0, "uir"), (1, "cano"), (1, "arma")}
+    assert set(matrix.data) == {1.0}  # twice in a line counts once
+    empty, no_terms = presence_matrix([[], []])
+    assert empty.shape == (2, 1) and empty.nnz == 0 and no_terms == {}

@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from latin_intertext import latin
 from latin_intertext.benchmark import CorpusLine
 from latin_intertext.retrieve.pair_evidence import PAIR_FEATURES, query_lemmas
-from latin_intertext.retrieve.postings import Postings
+from latin_intertext.retrieve.postings import Postings, presence_matrix
 from latin_intertext.vectors import normalised_rows, unit_vectors
 
 if TYPE_CHECKING:
@@ -114,13 +114,7 @@ class LineIndex:
                 progress(1)
         n = len(lines)
         for channel in CHANNELS + EDGE_CHANNELS:
-            vocab: dict[str, int] = {}
-            rows, cols = [], []
-            for i, unit in enumerate(index.units):
-                for term in unit.terms[channel]:
-                    rows.append(i)
-                    cols.append(vocab.setdefault(term, len(vocab)))
-            matrix = sp.csc_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n, max(len(vocab), 1)))
+            matrix, vocab = presence_matrix([unit.terms[channel] for unit in index.units])
             df = np.asarray(matrix.sum(axis=0)).ravel()
             index.vocab[channel] = vocab
             index.matrices[channel] = matrix

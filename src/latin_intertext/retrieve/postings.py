@@ -1,15 +1,17 @@
-"""An inverted index of word positions: for each term, the lines and the word positions where it stands.
+"""Which lines hold which terms: an inverted index of word positions, and the binary line x term matrix.
 
-Shared by the evidence ranker's pair evidence and the Tesserae v3 baseline, which both need, for a query's
-terms, every (line, position) where they occur, as numpy arrays rather than per-line Python loops.
+The positions are shared by the evidence ranker's pair evidence and the Tesserae v3 baseline, which both need, for a
+query's terms, every (line, position) where they occur, as numpy arrays rather than per-line Python loops. The matrix
+is scikit-learn's, built from terms the caller has already made (lemmas, forms, pairs of lemmas).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 
 @dataclass(frozen=True)
@@ -42,3 +44,20 @@ class Postings:
         rows = row_of_line[self.lines[at]]
         keep = rows >= 0
         return rows[keep], which[keep], self.positions[at][keep].astype(np.int64)
+
+
+def presence_matrix(term_sets: Sequence[Iterable[str]]) -> tuple[sp.csc_matrix, dict[str, int]]:
+    """The (lines, terms) matrix of 1.0 where a line holds a term, in columns for a term's lines, and its vocabulary:
+    ``CountVectorizer(binary=True)`` over terms already made. With no term at all, one empty column."""
+    from sklearn.feature_extraction.text import CountVectorizer  # here: scikit-learn takes a second to import
+
+    vectorizer = CountVectorizer(analyzer=_given_terms, binary=True, dtype=np.float32)
+    try:
+        matrix = vectorizer.fit_transform(term_sets)
+    except ValueError:  # scikit-learn's "empty vocabulary": no line holds any term
+        return sp.csc_matrix((len(term_sets), 1), dtype=np.float32), {}
+    return matrix.tocsc(), {term: int(column) for term, column in vectorizer.vocabulary_.items()}
+
+
+def _given_terms(terms: Iterable[str]) -> Iterable[str]:
+    return terms

@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-from scipy import sparse
 
 from latin_intertext import latin
 from latin_intertext.benchmark import Benchmark, CorpusLine
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve.base import LearnedRetriever, Retriever, register, requirement, top_k
+from latin_intertext.retrieve.postings import presence_matrix
 from latin_intertext.vectors import load_vectors, unit_vectors
 
 
@@ -64,19 +64,13 @@ class Word2VecAlign(Retriever):
 
     def _index(self, corpus: Sequence[CorpusLine]) -> None:
         kv = load_vectors(Path(self.vectors_path) if self.vectors_path else None)
-        self._vocab: dict[str, int] = {}
-        rows, cols = [], []
-        for i, d in enumerate(corpus):
-            for lemma in set(latin.lemmas(d.text)):
-                rows.append(i)
-                cols.append(self._vocab.setdefault(lemma, len(self._vocab)))
-        n_lines, n_vocab = len(corpus), len(self._vocab)
-        presence = sparse.csc_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n_lines, n_vocab))
+        presence, self._vocab = presence_matrix([set(latin.lemmas(d.text)) for d in corpus])
+        n_lines = len(corpus)
         self._postings = presence  # column j: the lines holding lemma j
         df = np.diff(presence.indptr)
         self._idf = np.log((n_lines + 1) / (df + 1)) + 1
         self._max_idf = float(np.log(n_lines + 1) + 1)
-        words = list(self._vocab)
+        words = sorted(self._vocab, key=self._vocab.__getitem__)  # in column order
         self._unit, _ = unit_vectors(kv, words)  # unknown lemmas get zero vectors: no neighbour of anything
         self._kv = kv
 
