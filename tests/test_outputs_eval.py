@@ -343,8 +343,7 @@ def _report(ranker_report):
         "ablation": rows,
         "learning_curve": [CurvePoint(0.25, 112.0, 112 / 385.6, figures, {m: (0.4, 0.6) for m in ranker_report.REPORTED}), CurvePoint(1.0, 385.6, 1.0, figures)],
         "baselines": {"bm25": figures}, "best_baseline": "bm25",
-        "paired_tests": [{"metric": "ndcg_at_10", "mean_a": 0.5, "mean_b": 0.3, "diff": 0.2, "ci95": [0.1, 0.3], "p_randomization": floor, "p_bootstrap": 0.0329,
-                          "ci95_span_groups": [0.05, 0.35], "p_randomization_span_groups": 0.0012}],
+        "paired_tests": [PairedTest("ndcg_at_10", 0.5, 0.3, 0.2, Interval(0.1, 0.3), floor, 0.0329, Interval(0.05, 0.35), 0.0012)],
         "skipped": [],
     })
 

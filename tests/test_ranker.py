@@ -597,8 +597,9 @@ def test_ranker_report_lists_what_it_could_not_run_and_why(corpus, monkeypatch, 
     themes = ablation.Variant("full model + word-vector themes", vectors="default")
     monkeypatch.setattr(ranker_report, "variants", lambda: [ablation.Variant("full model (no author prior)"), themes])
     report = ranker_report.build_ranker_report(bench, 2, baselines=("bm25", "word2vec"))
-    assert [s["name"] for s in report.skipped] == [themes.label, "word2vec"]
-    assert all("train-vectors" in s["reason"] for s in report.skipped)
+    assert [s.name for s in report.skipped] == [themes.label, "word2vec"]
+    assert all("train-vectors" in s.reason for s in report.skipped)
+    assert report.to_json()["skipped"] == [{"name": s.name, "reason": s.reason} for s in report.skipped]
     assert [r.variant for r in report.ablation] == ["full model (no author prior)"]
     assert report.best_baseline == "bm25" and list(report.baselines) == ["bm25"]
     markdown = ranker_report.to_markdown(report)
@@ -690,12 +691,17 @@ def test_ranker_report_adds_the_nested_run_as_a_tested_row_and_tabulates_the_cho
     report = ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("bm25",), learning_fractions=(), nested_grid=grid)
     row = report.ablation[-1]
     assert row.variant == ranker_report.NESTED_LABEL and row.vs_full is not None
-    assert report.nested["metrics"] == row.metrics and report.nested["grid"] == ["as shipped", "7 trees"]
-    assert [t["metric"] for t in report.nested["paired_tests"]] == list(ablation.REPORTED)
+    assert report.nested.metrics == row.metrics and report.nested.grid == ["as shipped", "7 trees"]
+    assert [t.metric for t in report.nested.paired_tests] == list(ablation.REPORTED)
     markdown = ranker_report.to_markdown(report)
     assert "| setting | fold 0 | fold 1 |" in markdown and "| 7 trees | " in markdown and markdown.count("**") == 2 * 2  # one choice per fold
-    assert f"against `bm25`, {report.nested['paired_tests'][0]['diff']:+.4f} nDCG@10" in markdown
-    assert not ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("bm25",), learning_fractions=()).nested
+    assert f"against `bm25`, {report.nested.paired_tests[0].diff:+.4f} nDCG@10" in markdown
+    written = report.to_json()["nested"]  # as the README's history reads it back: plain JSON
+    assert list(written) == ["inner_folds", "grid", "choices", "metrics", "ci95", "paired_tests"]
+    assert written["choices"][0] == {"fold": report.nested.choices[0].fold, "chosen": report.nested.choices[0].chosen, "inner": report.nested.choices[0].inner}
+    assert written["ci95"]["ndcg_at_10"] == report.nested.ci95["ndcg_at_10"].as_list() and written["paired_tests"][0]["metric"] == "ndcg_at_10"
+    unnested = ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("bm25",), learning_fractions=())
+    assert unnested.nested is None and unnested.to_json()["nested"] == {}
 
 
 def test_learning_curve_fits_each_fold_on_a_share_of_its_training_queries(corpus, monkeypatch, tmp_path):
@@ -780,11 +786,11 @@ def test_ranker_report_tests_the_ranker_as_a_against_the_best_of_several_baselin
     report = ranker_report.build_ranker_report(spaced_bench(corpus), 2, baselines=("last-line-first", "bm25"), learning_fractions=())
     assert report.baselines["last-line-first"]["ndcg_at_10"] < report.baselines["bm25"]["ndcg_at_10"]
     assert report.best_baseline == "bm25"
-    assert [t["metric"] for t in report.paired_tests] == list(ablation.REPORTED)
+    assert [t.metric for t in report.paired_tests] == list(ablation.REPORTED)
     for test in report.paired_tests:
-        m = test["metric"]
-        assert (test["mean_a"], test["mean_b"]) == (pytest.approx(report.metrics[m]), pytest.approx(report.baselines["bm25"][m]))
-        assert test["diff"] == pytest.approx(report.metrics[m] - report.baselines["bm25"][m])
+        m = test.metric
+        assert (test.mean_a, test.mean_b) == (pytest.approx(report.metrics[m]), pytest.approx(report.baselines["bm25"][m]))
+        assert test.diff == pytest.approx(report.metrics[m] - report.baselines["bm25"][m])
     assert report.metrics["ndcg_at_10"] != report.baselines["bm25"]["ndcg_at_10"]  # else A and B swapped would look the same
 
 

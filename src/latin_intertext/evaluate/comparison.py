@@ -8,6 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from latin_intertext.evaluate import charts
+from latin_intertext.evaluate.execute import Skipped
 from latin_intertext.evaluate.metrics import HEADLINE, Evaluation
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, PairedTest, format_p, paired_test
 
@@ -36,19 +37,18 @@ def span_group_json(test: PairedTest) -> dict:
     return {"ci95_span_groups": grouped and grouped.as_list(), "p_randomization_span_groups": test.p_randomization_clusters}
 
 
-def paired_tests_markdown(tests: Sequence[dict], name: str) -> list[str]:
-    """The table of ``name``'s paired tests against a baseline (rows as :func:`test_json` writes them)."""
+def paired_tests_markdown(tests: Sequence[PairedTest], name: str) -> list[str]:
+    """The table of ``name``'s paired tests against a baseline, each by queries and by span groups."""
     lines = [f"| metric | {name} | baseline | difference [95% CI] | randomization p | bootstrap p | 95% CI, span groups | span-group p |", "|---|---|---|---|---|---|---|---|"]
     for t in tests:
-        grouped = t["ci95_span_groups"]
-        lines.append(f"| {t['metric']} | {t['mean_a']:.4f} | {t['mean_b']:.4f} | {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] | {format_p(t['p_randomization'])} | {format_p(t['p_bootstrap'])} "
-                     f"| [{grouped[0]:+.4f}, {grouped[1]:+.4f}] | {format_p(t['p_randomization_span_groups'])} |")
+        lines.append(f"| {t.metric} | {t.mean_a:.4f} | {t.mean_b:.4f} | {t.diff:+.4f} {t.ci95:+.4f} | {format_p(t.p_randomization)} | {format_p(t.p_bootstrap)} "
+                     f"| {t.ci95_clusters:+.4f} | {format_p(t.p_randomization_clusters)} |")
     return lines
 
 
-def skipped_markdown(skipped: Sequence[dict]) -> list[str]:
+def skipped_markdown(skipped: Sequence[Skipped]) -> list[str]:
     """What could not run here, each with its reason (none: no line)."""
-    return ["", "Skipped here: " + "; ".join(f"`{s['name']}` ({s['reason'].rstrip('.')})" for s in skipped) + "."] if skipped else []
+    return ["", "Skipped here: " + "; ".join(f"`{s.name}` ({s.reason.rstrip('.')})" for s in skipped) + "."] if skipped else []
 
 
 def plot_differences(a: Evaluation, b: Evaluation, test: PairedTest, path: Path | str, names: tuple[str, str] = ("A", "B")) -> Path:

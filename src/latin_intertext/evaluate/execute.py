@@ -14,6 +14,14 @@ from latin_intertext.retrieve.base import REGISTRY, make_retriever, resolve_name
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A retriever, or a variant of one, that could not run here (no word vectors, no dense extra), and why."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class RetrievalResult:
     name: str
     run: Run
@@ -56,18 +64,18 @@ def run_retriever(
 
 def evaluate_baselines(
     names: Sequence[str], run_of: Callable[[str], Run], qrels: Qrels, on_step: Callable[[str], None] | None = None
-) -> tuple[dict[str, Evaluation], list[dict], str]:
+) -> tuple[dict[str, Evaluation], list[Skipped], str]:
     """Each baseline's evaluation of ``run_of(name)``, the baselines that cannot run here (no word vectors, no dense
     extra) with the reason, and the best by nDCG@10: what a learned retriever is tested against."""
     evaluations: dict[str, Evaluation] = {}
-    skipped: list[dict] = []
+    skipped: list[Skipped] = []
     for name in names:
         try:
             evaluations[name] = evaluate_run(run_of(name), qrels)
         except (ImportError, LatinIntertextError) as exc:
-            skipped.append({"name": name, "reason": str(exc)})
+            skipped.append(Skipped(name, str(exc)))
         if on_step:
             on_step(name)
     if not evaluations:
-        raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s["reason"] for s in skipped))
+        raise LatinIntertextError("No baseline could run, so there is nothing to test the ranker against: " + "; ".join(s.reason for s in skipped))
     return evaluations, skipped, max(evaluations, key=lambda n: evaluations[n].means["ndcg_at_10"])

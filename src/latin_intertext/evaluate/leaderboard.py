@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from latin_intertext.evaluate import charts
+from latin_intertext.evaluate.execute import Skipped
 from latin_intertext.evaluate.report import RunReport
 
 
@@ -17,12 +18,6 @@ class Entry:
     report: RunReport
     seconds: float | None  # index + search (+ fitting under CV); None for a run file
     note: str = ""  # e.g. "5-fold CV", "run file"
-
-
-@dataclass(frozen=True)
-class Skipped:
-    name: str
-    reason: str
 
 
 RUN_MARK = " (run)"  # ends the name of a run file's row, which no retriever's name ends with

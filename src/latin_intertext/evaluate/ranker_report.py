@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Callable
 
@@ -15,11 +15,11 @@ from latin_intertext.evaluate import charts
 from latin_intertext.evaluate.ablation import LEARNING_FRACTIONS, LEARNING_SEEDS, ORACLE_LABEL, PAIRED, REPORTED, CurvePoint, Variant, learning_curve, variants
 from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, span_group_json, test_json
 from latin_intertext.evaluate.cv import grouped_folds, out_of_fold, span_group_ids
-from latin_intertext.evaluate.execute import evaluate_baselines, run_retriever
+from latin_intertext.evaluate.execute import Skipped, evaluate_baselines, run_retriever
 from latin_intertext.evaluate.lexical_evidence import EvidenceClass, candidate_recall, found_depths, found_share, gold_by_evidence, lexical_ceiling
 from latin_intertext.evaluate.metrics import evaluate_run
-from latin_intertext.evaluate.nested import nested_cross_validation
-from latin_intertext.evaluate.stats import PairedTest, bootstrap_ci, cluster_bootstrap_ci, format_p, holm
+from latin_intertext.evaluate.nested import NestedChoice, nested_cross_validation
+from latin_intertext.evaluate.stats import Interval, PairedTest, bootstrap_ci, cluster_bootstrap_ci, format_p, holm
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, resolve_name
@@ -45,9 +45,28 @@ class VariantRow:
 
 
 @dataclass(frozen=True)
+class NestedReport:
+    """The settings each outer fold chose by nested cross-validation, and what the run so built scores: its figures,
+    their intervals and its paired tests against the best baseline."""
+
+    inner_folds: int
+    grid: list[str]  # the settings' labels, the shipped ones first
+    choices: list[NestedChoice]
+    metrics: dict[str, float]
+    ci95: dict[str, Interval]  # percentile bootstrap over queries
+    paired_tests: list[PairedTest]
+
+    def to_json(self) -> dict:
+        return {
+            "inner_folds": self.inner_folds, "grid": self.grid, "choices": [asdict(c) for c in self.choices], "metrics": self.metrics,
+            "ci95": {m: c.as_list() for m, c in self.ci95.items()}, "paired_tests": [test_json(t) for t in self.paired_tests],
+        }
+
+
+@dataclass(frozen=True)
 class RankerReport:
     """What ``ranker-report`` prints, draws and writes (the README's ranker section), all out of fold on the same
-    grouped folds. ``paired_tests``, ``skipped`` and ``nested`` stay plain JSON objects, as written."""
+    grouped folds."""
 
     folds: list[str]  # Fold.describe() of each fold
     candidate_recall: float  # stage 1's ceiling over relevant lines
@@ -62,15 +81,19 @@ class RankerReport:
     learning_curve: list[CurvePoint]
     baselines: dict[str, dict[str, float]]
     best_baseline: str
-    paired_tests: list[dict]  # the full model against the best baseline, per metric
-    skipped: list[dict] = field(default_factory=list)  # variants and baselines that could not run here, and why
-    nested: dict = field(default_factory=dict)  # the settings chosen by nested cross-validation, if run: choices, figures, tests
+    paired_tests: list[PairedTest]  # the full model against the best baseline, per metric
+    skipped: list[Skipped] = field(default_factory=list)  # variants and baselines that could not run here, and why
+    nested: NestedReport | None = None  # the settings chosen by nested cross-validation, if run
     run: Run = field(default_factory=dict)  # the full model's out-of-fold run (written as a TREC file, not as JSON)
 
     def to_json(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
         rows = ("gold_by_evidence", "ablation", "learning_curve")
-        return out | {name: [row.to_json() for row in getattr(self, name)] for name in rows}
+        return out | {name: [row.to_json() for row in getattr(self, name)] for name in rows} | {
+            "paired_tests": [test_json(t) for t in self.paired_tests],
+            "skipped": [asdict(s) for s in self.skipped],
+            "nested": self.nested.to_json() if self.nested else {},
+        }
 
 
 def build_ranker_report(
@@ -95,7 +118,7 @@ def build_ranker_report(
             if variant.index_options not in rankers:
                 rankers[variant.index_options] = variant.ranker(bench, plain)
         except (ImportError, LatinIntertextError) as exc:
-            skipped.append({"name": variant.label, "reason": str(exc)})
+            skipped.append(Skipped(variant.label, str(exc)))
             step(variant.label)
             continue
         run = out_of_fold(variant.configure(rankers[variant.index_options]), bench, folds)
@@ -126,15 +149,12 @@ def build_ranker_report(
     baseline_scores, skipped_baselines, best = evaluate_baselines(baselines or registered_baselines(), run_of, bench.qrels, step)
     skipped += skipped_baselines
     tests = compare_evaluations(main_eval, baseline_scores[best], clusters, REPORTED)
-    nested_json: dict = {}
+    nested_report = None
     if nested_grid:
-        nested_json = {
-            "inner_folds": nested.inner_folds, "grid": [s.label for s in nested_grid],
-            "choices": [{"fold": c.fold, "chosen": c.chosen, "inner": c.inner} for c in nested.choices],
-            "metrics": {m: nested_eval.means[m] for m in REPORTED},
-            "ci95": {m: bootstrap_ci(nested_eval.per_query[m])[0].as_list() for m in REPORTED},
-            "paired_tests": [test_json(t) for t in compare_evaluations(nested_eval, baseline_scores[best], clusters, REPORTED)],
-        }
+        nested_report = NestedReport(
+            nested.inner_folds, [s.label for s in nested_grid], nested.choices, {m: nested_eval.means[m] for m in REPORTED},
+            {m: bootstrap_ci(nested_eval.per_query[m])[0] for m in REPORTED}, compare_evaluations(nested_eval, baseline_scores[best], clusters, REPORTED),
+        )
     pooled, per_query = candidate_recall(plain, bench)
     return RankerReport(
         folds=[f.describe() for f in folds],
@@ -150,9 +170,9 @@ def build_ranker_report(
         learning_curve=curve,
         baselines={n: {m: e.means[m] for m in REPORTED} for n, e in baseline_scores.items()},
         best_baseline=best,
-        paired_tests=[test_json(t) for t in tests],
+        paired_tests=tests,
         skipped=skipped,
-        nested=nested_json,
+        nested=nested_report,
         run=main,
     )
 
@@ -232,21 +252,21 @@ def to_markdown(report: RankerReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _nested_markdown(nested: dict, baseline: str) -> list[str]:
+def _nested_markdown(nested: NestedReport, baseline: str) -> list[str]:
     """The settings each outer fold chose by its inner folds, and what the run so built scores against the best baseline."""
-    m, ci = nested["metrics"], nested["ci95"]
-    ndcg = next(t for t in nested["paired_tests"] if t["metric"] == "ndcg_at_10")
+    m, ci = nested.metrics, nested.ci95
+    ndcg = next(t for t in nested.paired_tests if t.metric == "ndcg_at_10")
     lines = ["", f"Nested cross-validation of the settings (the row \"{NESTED_LABEL}\" above): each outer fold chose among the "
-             f"{len(nested['grid'])} settings below the one with the best nDCG@10 under {nested['inner_folds']} grouped folds of its own "
+             f"{len(nested.grid)} settings below the one with the best nDCG@10 under {nested.inner_folds} grouped folds of its own "
              "training queries, fitted it on all of them and searched its test queries, so no choice saw the queries it is scored on. "
-             f"nDCG@10 {m['ndcg_at_10']:.4f} [{ci['ndcg_at_10'][0]:.4f}, {ci['ndcg_at_10'][1]:.4f}], Recall@100 {m['recall_at_100']:.4f} "
-             f"[{ci['recall_at_100'][0]:.4f}, {ci['recall_at_100'][1]:.4f}], MAP {m['map']:.4f}, Recall@1000 {m['recall_at_1000']:.4f}; "
-             f"against `{baseline}`, {ndcg['diff']:+.4f} nDCG@10 [{ndcg['ci95'][0]:+.4f}, {ndcg['ci95'][1]:+.4f}], randomization p {format_p(ndcg['p_randomization'])}, "
-             f"span-group p {format_p(ndcg['p_randomization_span_groups'])}. Inner nDCG@10 of each setting, fold by fold (the choice in bold):", ""]
-    choices = nested["choices"]
-    lines += ["| setting | " + " | ".join(c["fold"].split(":")[0] for c in choices) + " |", "|---|" + "---|" * len(choices)]
-    for label in nested["grid"]:
-        cells = [f"**{c['inner'][label]:.4f}**" if c["chosen"] == label else f"{c['inner'][label]:.4f}" for c in choices]
+             f"nDCG@10 {m['ndcg_at_10']:.4f} {ci['ndcg_at_10']:.4f}, Recall@100 {m['recall_at_100']:.4f} "
+             f"{ci['recall_at_100']:.4f}, MAP {m['map']:.4f}, Recall@1000 {m['recall_at_1000']:.4f}; "
+             f"against `{baseline}`, {ndcg.diff:+.4f} nDCG@10 {ndcg.ci95:+.4f}, randomization p {format_p(ndcg.p_randomization)}, "
+             f"span-group p {format_p(ndcg.p_randomization_clusters)}. Inner nDCG@10 of each setting, fold by fold (the choice in bold):", ""]
+    choices = nested.choices
+    lines += ["| setting | " + " | ".join(c.fold.split(":")[0] for c in choices) + " |", "|---|" + "---|" * len(choices)]
+    for label in nested.grid:
+        cells = [f"**{c.inner[label]:.4f}**" if c.chosen == label else f"{c.inner[label]:.4f}" for c in choices]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
 

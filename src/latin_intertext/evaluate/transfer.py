@@ -11,7 +11,7 @@ lines instead of four authors' 39,675, every rarity counted afresh in it), and t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -19,9 +19,9 @@ from latin_intertext.benchmark import Benchmark, CorpusLine, Qrels, Query, Run
 from latin_intertext.evaluate.ablation import REPORTED
 from latin_intertext.evaluate.comparison import compare_evaluations, paired_tests_markdown, skipped_markdown, test_json
 from latin_intertext.evaluate.cv import Fold, grouped_folds, span_group_ids, training_ids
-from latin_intertext.evaluate.execute import evaluate_baselines
+from latin_intertext.evaluate.execute import Skipped, evaluate_baselines
 from latin_intertext.evaluate.metrics import evaluate_run
-from latin_intertext.evaluate.stats import bootstrap_ci
+from latin_intertext.evaluate.stats import PairedTest, bootstrap_ci
 from latin_intertext.errors import LatinIntertextError
 from latin_intertext.retrieve import load_all
 from latin_intertext.retrieve.base import REGISTRY, check_needs, make_retriever, resolve_name
@@ -127,12 +127,13 @@ class TransferReport:
     scores: dict[str, dict[str, float]]  # retriever -> metric -> mean
     ci95: dict[str, dict[str, tuple[float, float]]]  # retriever -> metric -> percentile bootstrap over queries
     best_baseline: str
-    paired_tests: list[dict]  # the ranker against the best baseline, per metric, by queries and by span groups
-    skipped: list[dict] = field(default_factory=list)  # baselines that cannot run here, and why
+    paired_tests: list[PairedTest]  # the ranker against the best baseline, per metric, by queries and by span groups
+    skipped: list[Skipped] = field(default_factory=list)  # baselines that cannot run here, and why
     run: Run = field(default_factory=dict)  # the ranker's run
 
     def to_json(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run"}
+        return out | {"paired_tests": [test_json(t) for t in self.paired_tests], "skipped": [asdict(s) for s in self.skipped]}
 
 
 def build_transfer_report(
@@ -158,7 +159,7 @@ def build_transfer_report(
         scores={n: {m: e.means[m] for m in REPORTED} for n, e in evaluations.items()},
         ci95={n: {m: bootstrap_ci(e.per_query[m])[0].as_list() for m in REPORTED} for n, e in evaluations.items()},
         best_baseline=best,
-        paired_tests=[test_json(t) for t in compare_evaluations(ranker, evaluations[best], clusters, REPORTED)],
+        paired_tests=compare_evaluations(ranker, evaluations[best], clusters, REPORTED),
         skipped=skipped,
         run=run,
     )
