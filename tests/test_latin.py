@@ -1,4 +1,4 @@
-"""latin.py and lexicon.py: folding, enclitics, u/v and consonantal-i spellings, lemma candidates."""
+"""latin_intertext.latin and lexicon.py: folding, enclitics, u/v and consonantal-i spellings, lemma candidates."""
 
 from __future__ import annotations
 

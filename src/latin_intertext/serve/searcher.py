@@ -111,8 +111,8 @@ def _code_hash() -> str:
             digest.update(f"|{package}={metadata.version(package)}".encode())
         except metadata.PackageNotFoundError:
             pass
-    shaping = [root / "latin.py", root / "lexicon.py", root / "vectors.py", root / "sources" / "tesserae_la.py", root / "serve" / "index.py"]
-    for path in sorted([*shaping, *(root / "retrieve").glob("*.py")]):
+    shaping = [root / "lexicon.py", root / "vectors.py", root / "sources" / "tesserae_la.py", root / "serve" / "index.py"]
+    for path in sorted([*shaping, *(root / "latin").glob("*.py"), *(root / "retrieve").glob("*.py")]):
         if path.is_file():
             digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()

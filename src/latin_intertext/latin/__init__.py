@@ -11,25 +11,37 @@ words no lexicon knows get a guessed stem (:func:`guess_stem`). A word capitalis
 inside a sentence is read as a name where simplemma has one (:func:`name_lemma`).
 simplemma's slips are mended where Whitaker's Words shows them: headwords filed under a
 derived word (*grauis* under *grauior*) and a short table of frequent forms (``SIMPLEMMA_ERRORS``).
+
+This module lemmatises and tokenises; two others of the package serve it, and everything they offer is read here
+too (``latin.words``, ``latin.NAME_READINGS``): :mod:`~latin_intertext.latin.text`, a text's characters, words and
+phrases before any lexicon reads them, and :mod:`~latin_intertext.latin.tables`, the lemmatiser's tables.
 """
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Iterable
 
 import simplemma
 
 from latin_intertext.errors import LatinIntertextError
+from latin_intertext.latin.tables import (  # the tables, read here and as latin.NAME
+    DEICTIC_QUESTIONS, ENCLITICS, MERGED_HEADWORDS, NAME_ONLY_READINGS, NAME_READINGS, PARADIGM_READINGS,
+    SIMPLEMMA_ERRORS, VERSE_READINGS, _ANY_LATER_SPELLING, _ASSIMILATED, _ASSIMILATION, _CLASSICAL_SPELLINGS,
+    _ENCLITIC_OVER_LEXICON, _LEMMA_OVERRIDES, _LEMMA_VARIANTS, _NAME_OVERRIDES, _NOT_ENCLITIC, _OLDER_VOWELS,
+    _SENSES, _UNASSIMILATED, _UNASSIMILATION,
+)
+from latin_intertext.latin.text import (  # words and phrases, read here and as latin.NAME
+    MAX_PHRASE_WORDS, MIN_PHRASE_WORDS, _WORD, _without_mojibake, _word_strings, clauses, composed, ends_sentence,
+    fold, has_latin_words, in_latin_alphabet, phrases, readable, sound_text, strip_diacritics, word_count, words,
+)
 from latin_intertext.word_analyses import as_frozenset, as_tuple, kept_on_disk, same, sorted_list
 
-# Bump whenever a change to this module changes any form or lemma: the lemma caches, the Tesserae-la index and
+# Bump whenever a change to this package changes any form or lemma: the lemma caches, the Tesserae-la index and
 # the word vectors record it, so that nothing built from older lemmas is used with newer ones.
 LEMMATISER_VERSION = 31
 WORD_CACHE = 1 << 18  # forms each per-word cache keeps: a server fed arbitrary passages must not grow without bound
@@ -44,191 +56,7 @@ def require_lemmatiser(recorded: object, what: str, consequence: str, rebuild: s
         )
 
 
-ENCLITICS = ("que", "ne", "ve")
-_COMBINING_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-# A word: letters, with any accents typed as combining marks after them (*ā́*, which has no precomposed form).
-# Invisible characters inside a word in text pasted from a PDF or a web page: the soft hyphen (a break point), the
-# zero-width space and joiners, the word joiner and the byte-order mark; each is dropped, so the word reads as typed.
-_INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
-# An editor's brackets inside a word (*virum[que]*, *⟨que⟩*) and a hyphen breaking a word at a line's end (*vi-* then
-# *rumque*): the word is one word, read without them.
-_IN_WORD_BREAK = "[\\[\\]\u27e8\u27e9](?=[^\\W\\d_])|-[ \\t]*\\r?\\n\\s*(?=[^\\W\\d_])"
-_WORD = re.compile(f"[^\\W\\d_](?:[^\\W\\d_]|[{_COMBINING_MARKS}{_INVISIBLE}]|{_IN_WORD_BREAK})*")
-_BREAK_MARKS = re.compile(r"[\[\]\u27e8\u27e9]|-[ \t]*\r?\n\s*")
 _VOWELS = frozenset("aeiouy")
-# Forms ending in -que/-ne/-ve that are words in their own right, whatever a lexicon says.
-_NOT_ENCLITIC = frozenset(
-    """atque itaque neque namque quoque usque undique utique quisque quaeque quodque quidque
-    cuique quemque quamque quoque quique quaque quacumque ubique plerumque uterque utrumque
-    utramque utriusque denique absque quicumque quaecumque quodcumque cumque ne bene pene paene
-    sine mane bone pone cane hodie ene ue que lene plane fine inane""".split()
-)
-# Forms a lexicon reads as one rare word (``animaeque`` as *animaequus*, ``seque`` as *sequor*, ``inque`` as
-# *inquam*) that in verse are nearly always a common word plus an enclitic.
-_ENCLITIC_OVER_LEXICON = frozenset("seque inque deque teque mene colloque animaeque".split())
-# Prefixes written unassimilated in some editions (*inmensus*, *adspergo*, *conpago*, *exsanguis*) and
-# assimilated in others: lemmas are keyed by the assimilated spelling, so both editions meet.
-_ASSIMILATIONS = (
-    ("inm", "imm"), ("inp", "imp"), ("inb", "imb"), ("inl", "ill"), ("inr", "irr"),
-    ("conl", "coll"), ("conm", "comm"), ("conp", "comp"), ("conb", "comb"), ("conr", "corr"),
-    ("adsp", "asp"), ("adst", "ast"), ("adsc", "asc"), ("ads", "ass"), ("adc", "acc"), ("adf", "aff"), ("adg", "agg"),
-    ("adl", "all"), ("adp", "app"), ("adr", "arr"), ("adt", "att"), ("obp", "opp"), ("obc", "occ"), ("obf", "off"),
-    ("subm", "summ"), ("subp", "supp"), ("subf", "suff"), ("subc", "succ"), ("subg", "sugg"), ("exs", "ex"),
-)
-_ASSIMILATED = dict(_ASSIMILATIONS)
-_ASSIMILATION = re.compile("^(?:" + "|".join(_ASSIMILATED) + ")")  # longer prefixes first where they overlap (adsp before ads)
-_UNASSIMILATED = {assimilated: plain for plain, assimilated in _ASSIMILATIONS}
-_UNASSIMILATION = re.compile("^(?:" + "|".join(sorted(_UNASSIMILATED, key=len, reverse=True)) + ")")
-# Plural headwords beside their singular (lemmatiser v30), of peoples (*Graii*, *Achivi*, *Thebani*), adjectives
-# (*superi*, *terni*) and nouns (*epulae*, *minae*); *epulum*, the singular of *epulae*; a city's two numbers (*Pisae*,
-# *Athena*: *Pisa*, *Athenae*); and the *Rutuli*, whose singular simplemma reads as *rutilus* "red" and feminine as
-# *rutula* "a little rue" (lemmatiser v31, with their cases in :data:`NAME_READINGS`). Seven are forms no lexicon knows,
-# whose whole form :func:`guess_stem` keeps (*Pylii*, *Pyliae*, *Oetaeae*, *Pisaei*, *Pisaeae*, *Pisaea*, *Maleae*):
-# each joins that one form to its word, while the word's other such forms (*Pylios*, *Maleam*) stay apart. Some join
-# words that verse hardly tells apart: *minae* "threats" and *mina* the coin (comedy's), the families *Pompeii*,
-# *Tarquinii* and their towns (prose's), the rocks *Cyaneae* and the colour *cyaneus*, the *Sabini* and a *Sabinus*,
-# the *Rutuli* and Cicero's one *rutula*.
-MERGED_HEADWORDS = {
-    "graii": "graius", "superi": "superus", "achiui": "achiuus", "sicani": "sicanus", "uolsci": "uolscus", "sabini": "sabinus",
-    "molossi": "molossus", "thebani": "thebanus", "elysii": "elysius", "pylii": "pylius", "pyliae": "pylius",
-    "pompeii": "pompeius", "tarquinii": "tarquinius", "oetaei": "oetaeus", "oetaeae": "oetaeus", "pisaei": "pisaeus",
-    "pisaeae": "pisaeus", "pisaea": "pisaeus", "cyaneae": "cyaneus", "septeni": "septenus",
-    "terni": "ternus", "quadriiugi": "quadriiugus", "quadrigae": "quadriga", "epulae": "epula", "diuitiae": "diuitia",
-    "primitiae": "primitia", "minae": "mina", "pisae": "pisa", "maleae": "malea", "athena": "athenae", "epulum": "epula",
-    "rutuli": "rutulus", "rutula": "rutulus",
-}
-# Spellings of one lemma that no prefix rule or respelling covers: older spellings (*hau*, *hiemps*, *arena*, *thus*,
-# *cumba*, *edera*, *hedus*, *adolescens*; simplemma's *oblicus*), a plural headword beside its singular (*Tartara*,
-# *Siculi*, *Furiae*), a longer form (*veluti*: *velut*), forms Whitaker's Words keys as headwords of their own (*vult*,
-# *mavult*), the Greek *nymphe* beside the Latin *nympha* (lemmatiser v31: *nymphas*, *nympharum*, *nymphis* were
-# *nymphe*, *nymphae* was *nympha*; the lexicons file the two declensions' forms apart), the 33 entries of lemmatisers
-# v30 and v31 (:data:`MERGED_HEADWORDS`), and the irregular comparatives and superlatives, which simplemma files under
-# headwords of their own in some forms and under the positive in others (*maximus* and *maior*: *magnus*; *suprema* is
-# *superus* but *supremo* *supremus*).
-_LEMMA_VARIANTS = {
-    "tento": "tempto", "tentatus": "tempto", "temptatus": "tempto", "praelium": "proelium", "praelior": "proelior",
-    "maximus": "magnus", "optimus": "bonus", "reliquiae": "reliquia", "hau": "haud", "humor": "umor", "hiemps": "hiems",
-    "arena": "harena", "supremus": "superus", "plurimus": "multus", "maior": "magnus", "melior": "bonus", "peior": "malus",
-    "tartara": "tartarus", "tartarum": "tartarus", "siculi": "siculus", "furiae": "furia", "minimus": "paruus",
-    "pessimus": "malus", "ueluti": "uelut", "uult": "uolo", "mauult": "malo", "thus": "tus", "cumba": "cymba",
-    "edera": "hedera", "hedus": "haedus", "adolescens": "adulescens", "adolescentia": "adulescentia",
-    "adolescentulus": "adulescentulus", "oblicus": "obliquus", "nymphe": "nympha",
-    **MERGED_HEADWORDS,
-}
-# Spellings of later or older editions that the lexicons know in their classical form only, or as words of their own:
-# oe for ae (*coelum*, *moestus*, *moeror*, *poenitet*, *coena*) or for e (*foemina*, *foelix*, *obscoenus*), ae for e
-# (*caeterum*, *faemina*, *caeremonia*), e for ae (*seculum*), i for e (*negligo*), o for u (*epistola*), u for i
-# (*lacruma*, *maxumus*, *optumus*, *proxumus*, *lubido*), y for i (*sylva*, *lacryma*, *sydus*, *hyems*, *ocyus*,
-# *inclytus*, *Sybilla*), t for c (*solatium*, *conditio*), qu for c (*quotidie*, *quum*, *loquutus*, *sequutus*),
-# doubled or single letters (*caussa*, *cottidie*, *relliquiae*, *relligio*), h added or dropped (*humerus*, *arundo*,
-# *ahenus*, *michi*, *nichil*), and the older vowel after a word's first consonantal u (*volnus*, *voltus*, *volgus*,
-# *vortex*, *vostra*). A word is respelled before it is read, so that every edition meets (*coelo duce*, *caelo duce*)
-# in its forms as in its lemmas. Each pattern but *quut*'s holds at the word's start, and a whole word's pattern
-# allows an enclitic after it (*michique*).
-_ENCLITIC_END = "(?=(?:" + "|".join(clitic.replace("v", "[uv]") for clitic in ENCLITICS) + ")?$)"
-# The older vowel after consonantal u and the letter it stands before (*volnus*, *vortex*: *vulnus*, *vertex*), respelled
-# at a word's start (below) and merged in a lemma anywhere (:data:`_OLDER_VOWELS`).
-_OLDER_VOWEL_RULES = (("ol", "ul", "[ntgp]"), ("or", "er", "[ts]"))
-_CLASSICAL_SPELLINGS = tuple(
-    (re.compile(later), classical)
-    for later, classical in (
-        ("^coel", "cael"), ("^moest", "maest"), ("^moer(?=e|or)", "maer"), ("^poenit", "paenit"), ("^foemin", "femin"),
-        ("^faemin", "femin"), ("^foel(?=i)", "fel"), ("^obscoen", "obscen"), ("^caeter", "ceter"), ("^secul", "saecul"),
-        ("^syl(?=[uv])", "sil"), ("^lach?rym", "lacrim"), ("^lacrum", "lacrim"), ("^syder", "sider"), ("^hyem", "hiem"),
-        ("^ocy(?=[uo])", "oci"), ("^sybill", "sibyll"), ("^incly", "incli"), ("^solati(?=[aeiou])", "solaci"),
-        ("^conditio", "condicio"), ("^humer", "umer"), ("^arund", "harund"), ("^ahen", "aen"),
-        ("^michi" + _ENCLITIC_END, "mihi"), ("^nichil", "nihil"), ("^neglig", "negleg"), ("^epistol", "epistul"),
-        ("^caeremon", "caerimon"), ("^coena", "cena"), ("^coec", "caec"), ("^coerul", "caerul"),
-        ("^quotidi", "cotidi"), ("^cottidi", "cotidi"),
-        ("^quum" + _ENCLITIC_END, "cum"), ("quut", "cut"), ("^causs", "caus"), ("^relli(?=qu|gi)", "reli"),
-        ("^maxum", "maxim"), ("^optum", "optim"), ("^proxum", "proxim"), ("^lubid", "libid"),
-        ("^([uv])ost(?=r)", r"\1est"),
-        *((f"^([uv]){older}(?={following})", rf"\1{later}") for older, later, following in _OLDER_VOWEL_RULES),
-        ("^(?!quom)(.+[uv])om" + _ENCLITIC_END, r"\1um"),  # the older -om after u (*divom*, *aevom*, *equom*: -um; *quom* is *cum*)
-    )
-)
-_ANY_LATER_SPELLING = re.compile("|".join(f"(?:{later.pattern})" for later, _ in _CLASSICAL_SPELLINGS))
-# The older vowel after consonantal u inside a word (*advorsus*, *Mavors*), which editions keep or modernise: a lemma is
-# keyed by the later spelling (*aduersus*), so that both editions meet. At a word's start (*volnus*) the form itself is
-# respelled (:data:`_CLASSICAL_SPELLINGS`); a lexicon's headwords may still have it there (Words' *uolnus*).
-_OLDER_VOWELS = tuple(
-    (re.compile(f"(?<!q)u{older}(?={following})"), f"u{later}") for older, later, following in _OLDER_VOWEL_RULES
-)
-# Frequent forms in verse whose simplemma lemma is none of their readings in Whitaker's Words (*oris*: *auris*, *ratus*:
-# *rattus* "rat", *nouis*: *nos*, *iusta*: *iuxta*), or splits one noun three ways (*fata*, *fato*, *fatis*: *fata*,
-# *fatum*, *fatus*); each gets the reading epic verse mostly means. Tests check each against both lexicons.
-SIMPLEMMA_ERRORS = {
-    "quoque": "quoque", "oris": "ora", "tergo": "tergum", "uiris": "uir", "iusta": "iustus", "nouis": "nouus",
-    "aula": "aula", "cantus": "cantus", "da": "do", "fata": "fatum", "fatis": "fatum", "fatorum": "fatum",
-    "stirpe": "stirps", "immane": "immanis", "inrita": "irritus", "uelis": "uelum", "paruus": "paruus",
-    "minor": "paruus", "ratus": "reor", "senis": "senex", "crescunt": "cresco", "ueterum": "uetus",
-    "forent": "sum", "penna": "penna", "tumido": "tumidus", "stirpem": "stirps", "austrum": "auster", "itur": "eo",
-    "minimus": "paruus", "minimae": "paruus", "minus": "paruus", "peiora": "malus", "quamuis": "quamuis",
-    "uincula": "uinculum", "minora": "paruus", "memorare": "memoro",
-}
-# Forms whose simplemma lemma is one of their readings, but one verse hardly means (*cano* "I sing" as *canus* "grey";
-# a noun's case read as a rare verb's mood: *aequor* as *aequo*, *vocem* as a subjunctive of *voco*, *arces* of *arceo*).
-VERSE_READINGS = {
-    "cano": "cano", "uincit": "uinco", "uincis": "uinco", "uincimus": "uinco", "uincitur": "uinco", "uulnera": "uulnus",
-    "humor": "umor", "aequor": "aequor", "uires": "uis", "uoces": "uox", "uocem": "uox", "arces": "arx", "arce": "arx",
-    "arcis": "arx", "sede": "sedes", "uita": "uita", "cura": "cura", "loca": "locus", "fronde": "frons", "frondes": "frons",
-    "lucis": "lux", "carina": "carina", "murmura": "murmur", "pugna": "pugna", "pugnas": "pugna", "ales": "ales",
-    "alite": "ales", "alitis": "ales", "uera": "uerus", "ueri": "uerus", "bellis": "bellum", "robora": "robur",
-    "uela": "uelum", "uelo": "uelum", "nata": "natus", "natae": "natus", "leges": "lex", "regis": "rex", "ibi": "ibi",
-    "satis": "satis", "is": "is", "telo": "telum", "sui": "suus", "uenere": "uenio", "dedere": "do", "laterum": "latus",
-    "uerus": "uerus", "ferimur": "fero", "forem": "sum", "heroum": "heros", "senum": "senex", "aruum": "aruum",
-    "tuto": "tutus", "sidere": "sidus", "foedere": "foedus", "sacras": "sacer", "geminas": "geminus", "gemina": "geminus",
-    "trunca": "truncus", "antiquas": "antiquus", "antiquo": "antiquus", "equitem": "eques", "deseruit": "desero",
-    "seram": "serus", "serae": "serus", "uenias": "uenio", "regi": "rex", "minores": "paruus",
-    "patria": "patria", "nudo": "nudus", "leni": "lenis", "exta": "extum",
-    "cuncto": "cunctus", "fidas": "fidus", "arto": "artus", "ferimus": "fero",
-    "minore": "paruus", "minorem": "paruus", "minori": "paruus", "minoribus": "paruus", "minoris": "paruus",
-    "uetustas": "uetustas", "ora": "os", "amare": "amo", "canere": "cano",
-}
-# Forms of an adjective that neither lexicon reads as the adjective, though simplemma files its other forms under it
-# (*summo*, *summi*, *summum*: *summus*; *ima*, *imis*: *imus*): *summa*, *summam* and *summas* were the noun *summa*
-# "sum", *summus* itself *superus*, and *imo* the adverb *immo*, where verse means the adjective (*summa arce*,
-# *pectore ab imo*; lemmatiser v26). *imus* stays the verb's "we go", which it is as often in Tesserae-la.
-PARADIGM_READINGS = {"summus": "summus", "summa": "summus", "summam": "summus", "summas": "summus", "imo": "imus"}
-# Names' forms that simplemma files under another word, read as a name or not: *Circe* as *circus*, *Circes* as *circo*,
-# Thetis's dative *Thetidi* as *thetidium* (it takes the stem guessed for *Thetis*, which her other cases have as a
-# candidate), *Zephyri* as the cape *Zephyrium*, *Catoni* as *Catonius* and the Furies as the Roman name *Furius*; and
-# gods whose names verse writes in small letters for what they stand for (*marte* "war", *cereris* "grain", *venerem*
-# "love"), which simplemma reads in small letters as *martes* "marten", *cero* "wax" and *uenero* (lemmatiser v29); and
-# the Greeks' *Grai*, *Grais*, which no lexicon knows, as *Graius* (lemmatiser v30); the *Rutulus*, which simplemma reads
-# as *rutilus* "red", and his *Rutulo*, *Rutule*, which no lexicon knows; *Semele*'s *Semeles*, *Semelae* and her
-# *Semeleius*, which no lexicon knows and whose guessed stem was the adverb *semel* "once" (lemmatiser v31).
-NAME_READINGS = {
-    "circe": "circe", "circes": "circe", "thetidi": "thet", "zephyri": "zephyrus", "catoni": "cato", "furiarum": "furia",
-    "furias": "furia", "furiis": "furia", "marte": "mars", "martem": "mars", "marti": "mars", "martis": "mars",
-    "ceres": "ceres", "cerere": "ceres", "cereris": "ceres", "uenerem": "uenus", "grai": "graius", "grais": "graius",
-    "rutulus": "rutulus", "rutulo": "rutulus", "rutule": "rutulus",
-    "semeles": "semele", "semelae": "semele", "semeleia": "semeleius", "semeleius": "semeleius", "semeleie": "semeleius",
-}
-# Names' forms that are another word in small letters, which simplemma gives them even as names: they take the name
-# only where the form is read as a name (a capital inside a sentence, and among a capitalised form's candidates),
-# and keep the other word in small letters: Troy's *Ilium*, simplemma's *ile* "groin" (in small letters mostly optical
-# character recognition's *illum* in prose); *Leda*, simplemma's *lada*, the herb Pliny calls *leda*, with her *Ledae*,
-# *Ledam*, which no lexicon knows; the boxer *Dares*, *Daren*, *Daretis*, simplemma's *do*, whose *dares* is "you would
-# give" (lemmatiser v31).
-NAME_ONLY_READINGS = {
-    "ilium": "ilion", "leda": "leda", "ledae": "leda", "ledam": "leda", "dares": "dares", "daren": "dares", "daretis": "dares",
-    "dareta": "dares", "darete": "dares",
-}
-# Homographs that simplemma and Whitaker's Words file under one headword though they are two words: the forms of
-# *uolare* "fly" are filed under *uolo* with those of *uelle* "want" (*uolat* beside *uellet*), and those of *os, ossis*
-# "bone" under *os* with those of *os, oris* "mouth" (*ossa* beside *ore*), so each sense gets its own lemma, told by
-# the form's stem (the first-person *uolo* stays with the commoner *uelle*, the bare *os* with the commoner mouth; the
-# bone takes *ossum*, its older headword, which Words also gives *ossa*). Likewise the deponent *labor, labi* "slip"
-# and the noun *labor, laboris* "toil": the verb's forms (*labitur*, *labentia*, *lapsus*) take *labi*, so that *labentia*
-# no longer meets *labores* (lemmatiser v28).
-_SENSES = {
-    "uolo": (re.compile(r"^uola"), "uolare"), "os": (re.compile(r"^oss"), "ossum"), "labor": (re.compile(r"^la(?:b(?!or|os)|ps)"), "labi"),
-}
-# *hic* with the deictic -ce and the question's -ne (*hocine*, *hascine*): no lexicon knows them, and -ne leaves no word.
-DEICTIC_QUESTIONS = dict.fromkeys("hicine haecine hocine hacine hancine huncine hunccine hascine hiscine hoscine".split(), "hic")
-_LEMMA_OVERRIDES = SIMPLEMMA_ERRORS | VERSE_READINGS | PARADIGM_READINGS | NAME_READINGS | DEICTIC_QUESTIONS
-_NAME_OVERRIDES = NAME_READINGS | NAME_ONLY_READINGS  # what :func:`name_lemma` reads first
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,48 +72,6 @@ class Token:
     enclitic: str = ""  # the enclitic split off this word, if any
 
 
-# Ligatures written out, typographic ones (ﬁ, ﬂ: text pasted from a PDF) and the long s (ſ) too; invisible characters dropped.
-_LIGATURES = str.maketrans(
-    {"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ſ": "s", "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
-    | dict.fromkeys(map(ord, _INVISIBLE))
-)
-
-
-def strip_diacritics(text: str) -> str:
-    """Accents and diaereses off and ligatures written out (*sǽva*, *Æneas*, *ﬁnis*: *saeva*, *Aeneas*, *finis*), as most
-    editions spell."""
-    if _BREAK_MARKS.search(text):
-        text = _BREAK_MARKS.sub("", text)  # the brackets and line-end hyphens a word may hold (:data:`_IN_WORD_BREAK`)
-    if text.isascii():  # nothing to decompose: the common case, kept cheap
-        return text
-    decomposed = unicodedata.normalize("NFD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_LIGATURES)
-
-
-# Full-width letters, digits and punctuation (ａｒｍａ, as an East Asian keyboard types them) and the ideographic space, as
-# their ASCII characters: one character for one, so every offset stays where it was (Unicode NFKC's mapping of them).
-_FULL_WIDTH = str.maketrans({0x3000: " ", **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}})
-
-
-def composed(text: str) -> str:
-    """``text`` with accents typed as combining marks joined to their letters (Unicode NFC), so that *ú* typed as
-    u and a combining acute stays inside its word, and with full-width characters as ASCII (*ａｒｍａ*: *arma*); a
-    passage is read and shown in this form."""
-    return text if text.isascii() else unicodedata.normalize("NFC", text.translate(_FULL_WIDTH))
-
-
-def fold(text: str) -> str:
-    """Lower-case, strip diacritics and write v as u and j as i."""
-    return strip_diacritics(text).lower().replace("v", "u").replace("j", "i")
-
-
-def sound_text(text: str) -> str:
-    """The folded words of ``text`` joined by single spaces: what character
-    n-gram (sound) evidence compares, the same for a query as for a line (enclitics as written, punctuation left out),
-    so that a text sounds exactly like itself."""
-    return " ".join(fold(word) for word, _, _ in words(text))
-
-
 STEM_LENGTH = 5
 # Lemmas of words that carry grammar, not allusion: a match on them alone is shown as weak evidence.
 FUNCTION_LEMMAS = frozenset(
@@ -293,7 +79,6 @@ FUNCTION_LEMMAS = frozenset(
     meus nam ne nec neque non nos nunc o per post pro quam que qui quia quidem quis quod se sed si sic
     sub sui sum suus tamen tu tum tuus ubi uel ut uos""".split()
 )
-_CLOSED = re.compile(r"[.;:?!][\s'\"\u2019\u201d)\]]*$")  # a sentence's end, closing quotes and brackets after it
 
 
 def stem(norm: str) -> str:
@@ -301,171 +86,9 @@ def stem(norm: str) -> str:
     return norm[:STEM_LENGTH] if len(norm) >= STEM_LENGTH else ""
 
 
-def ends_sentence(text: str) -> bool:
-    """Whether ``text`` (a verse line) closes its sentence, so the next line does not carry it on (``?”`` too when the
-    quotation mark is mis-decoded, as in Statius)."""
-    return bool(_CLOSED.search(readable(text).rstrip()))
-
-
-# Tesserae v3's phrase delimiters, then any closing quotes or brackets (a space may stand before them, as in some
-# texts' "O mors ! "): where a phrase ends, when whitespace follows.
-_PHRASE_END = re.compile(r"[.;:?!]+(?:\s*[\"'\u2019\u201d\u00bb)\]]+)*(?=\s)")
-MIN_PHRASE_WORDS = 3  # a piece of fewer words ("Quid?", "O mors !") joins the phrase after it
-MAX_PHRASE_WORDS = 40  # a phrase of more words is cut after its commas too (see :func:`clauses`)
-_CLAUSE_END = re.compile(r",(?=\s)")
-# Words whose full stop marks an abbreviation, never a phrase's end: single letters (first names, "a. d.", "rei p.",
-# "P. f."), other first names, dates (Kal., Non., Id., months) and offices (cos., tr. pl.); Non. and Id. only with a
-# capital (non. and id. end sentences).
-_ABBREVIATION = re.compile(
-    r"(?:^|[\s\"'\u2018\u201c(\[])(?:(?i:[a-z]|cn|sp|ti|tib|ser|sex|app|ap|mam|m'|kal|prid|pr|cos|coss|procos|pl|tr|hs|ian|febr|mart|apr|mai|iun|iul|quint|sext|sept|oct|nov|dec)|Non|Id)\.$"
-)
-
-
-def phrases(text: str) -> list[str]:
-    """``text`` cut into phrases after Tesserae v3's phrase delimiters (. ; : ? !) and any closing quotes or brackets,
-    as v3 cuts prose, except after an abbreviation (*P. Clodius*, *a. d. VI Kal. Nov.*, *tr. pl.*) or at a question or
-    exclamation in brackets opened mid-sentence (:func:`_asides`), where v3 cuts too;
-    a piece of fewer than MIN_PHRASE_WORDS words (:func:`words`) joins the phrase after it, the last the one before.
-    ``[text]`` when it holds one phrase. A phrase of more than MAX_PHRASE_WORDS words is then cut into :func:`clauses`."""
-    return [clause for phrase in _sentences(text) for clause in clauses(phrase)]
-
-
-def clauses(phrase: str, limit: int = MAX_PHRASE_WORDS) -> list[str]:
-    """``phrase`` cut after commas into runs of whole clauses of at most ``limit`` words each; ``[phrase]`` when it is
-    no longer. A comma inside brackets of at most ``limit`` words cuts nothing; a clause of more than ``limit`` words
-    stays whole, and a run of fewer than MIN_PHRASE_WORDS words joins the one after it (the last takes clauses from
-    the one before, or joins it), so only a run holding such a clause or short run goes over ``limit``.
-    Tesserae v3 keeps such a phrase whole, but where punctuation is sparse (Augustine's letters) it can run to over 250
-    words, and words matched 60 words apart in one are no parallel, nor can a reader find them in it."""
-    if word_count(phrase) <= limit:
-        return [phrase]
-    sheltered = [(a, b) for a, b in _bracketed(phrase) if word_count(phrase[a : b + 1]) <= limit]
-    runs: list[list[tuple[str, int]]] = []  # each run: its clauses, with their word counts
-    for piece in _cut_after(phrase, _CLAUSE_END, lambda m, _start: _inside(m, sheltered)):
-        n = word_count(piece)
-        if runs and (_count(runs[-1]) < MIN_PHRASE_WORDS or _count(runs[-1]) + n <= limit):  # "Sed," goes with what follows
-            runs[-1].append((piece, n))
-        else:
-            runs.append([(piece, n)])
-    if len(runs) > 1 and _count(runs[-1]) < MIN_PHRASE_WORDS:  # a short tail takes clauses from the run before, or joins it
-        while len(runs[-2]) > 1 and _count(runs[-1]) < MIN_PHRASE_WORDS and runs[-2][-1][1] + _count(runs[-1]) <= limit:
-            runs[-1].insert(0, runs[-2].pop())
-        if _count(runs[-1]) < MIN_PHRASE_WORDS:
-            runs[-2:] = [runs[-2] + runs[-1]]
-    return [" ".join(piece for piece, _ in run) for run in runs]
-
-
-def _count(run: list[tuple[str, int]]) -> int:
-    return sum(n for _, n in run)
-
-
-def _cut_after(text: str, ends: re.Pattern, held: Callable[[re.Match, int], bool]) -> list[str]:
-    """``text`` cut after each match of ``ends`` that ``held(match, start of the piece so far)`` does not hold back;
-    the pieces stripped, the empty ones left out."""
-    pieces, start = [], 0
-    for m in ends.finditer(text):
-        if not held(m, start):
-            pieces.append(text[start : m.end()])
-            start = m.end()
-    pieces.append(text[start:])
-    return [piece for piece in map(str.strip, pieces) if piece]
-
-
-def _inside(m: re.Match, spans: list[tuple[int, int]]) -> bool:
-    return any(a < m.start() < b for a, b in spans)
-
-
-def _bracketed(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of each closed pair of round, or of square, brackets in ``text``; a bracket never closed
-    shelters nothing, nor does a closing bracket of the other kind close it."""
-    spans: list[tuple[int, int]] = []
-    opened: dict[str, list[int]] = {"(": [], "[": []}
-    for i, ch in enumerate(text):
-        if ch in opened:
-            opened[ch].append(i)
-        elif (kind := {")": "(", "]": "["}.get(ch)) and opened[kind]:
-            spans.append((opened[kind].pop(), i))
-    return spans
-
-
-_SENTENCE_STOP = re.compile(r"[.;:]\s")
-
-
-def _asides(text: str) -> list[tuple[int, int]]:
-    """The brackets opened inside a sentence (words before them since the last full stop, semicolon or colon): a
-    question or exclamation in one (*triumphabat (quid quaeris?) Hortensius*) is an aside, not the sentence's end."""
-    stops = [m.end() for m in _SENTENCE_STOP.finditer(text)]
-    return [(a, b) for a, b in _bracketed(text) if words(text[_last_at_or_before(stops, a) : a])]
-
-
-def _last_at_or_before(ends: list[int], pos: int) -> int:
-    """The last of the sorted ``ends`` not after ``pos``, or 0: where the sentence holding ``pos`` begins."""
-    i = bisect.bisect_right(ends, pos)
-    return ends[i - 1] if i else 0
-
-
-def _sentences(text: str) -> list[str]:
-    """``text`` cut as :func:`phrases` cuts it, before any phrase is cut into clauses."""
-    text = text.strip()
-    asides = _asides(text)
-
-    def held(m: re.Match, start: int) -> bool:
-        return bool(_ABBREVIATION.search(text[start : m.end()])) or (m.group()[0] in "?!" and _inside(m, asides))
-
-    out: list[str] = []
-    carry = ""
-    for piece in _cut_after(text, _PHRASE_END, held):
-        piece = f"{carry} {piece}" if carry else piece
-        if word_count(piece) < MIN_PHRASE_WORDS:
-            carry = piece
-            continue
-        out.append(piece)
-        carry = ""
-    if carry:
-        out[-1:] = [f"{out[-1]} {carry}" if out else carry]
-    return out
-
-
 def commonest(counts: dict[str, int], n: int) -> list[str]:
     """The ``n`` most counted lemmas, ties in alphabetical order: Tesserae v3's stop list of a corpus."""
     return sorted(counts, key=lambda lemma: (-counts[lemma], lemma))[:n]
-
-
-# UTF-8 punctuation decoded as Latin-1 (e.g. an em dash read as "â\x80\x94"), as found in some sources.
-_MOJIBAKE = re.compile(r"[âÃÂ][\x80-\xbf]+")
-
-
-def _without_mojibake(text: str) -> str:
-    return text if text.isascii() else _MOJIBAKE.sub(lambda m: " " * len(m.group()), text)
-
-
-def readable(text: str) -> str:
-    """``text`` with its mis-decoded punctuation decoded again (``â\x80\x94``: —; 674 Statius lines hold some), as
-    shown to a reader and as its sentence's end is read; it has the same words as ``text``, at other offsets."""
-    return text if text.isascii() else _MOJIBAKE.sub(_redecoded_punctuation, text)
-
-
-def _redecoded_punctuation(match: re.Match) -> str:
-    try:
-        fixed = match.group().encode("latin-1").decode("utf-8")
-    except UnicodeError:
-        return match.group()
-    return fixed if all(unicodedata.category(ch)[0] in "PSZ" for ch in fixed) else match.group()
-
-
-def words(text: str) -> list[tuple[str, int, int]]:
-    """The alphabetic words of ``text`` with their character offsets; mis-decoded punctuation is not a word."""
-    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(_without_mojibake(text))]
-
-
-def word_count(text: str) -> int:
-    """How many words :func:`words` finds: what a length limit counts (a dash or a number is no word)."""
-    return len(_word_strings(text))
-
-
-def _word_strings(text: str) -> list[str]:
-    """The words of :func:`words` without offsets."""
-    return _WORD.findall(_without_mojibake(text))
 
 
 def _consonantal_u_positions(form: str) -> list[int]:
@@ -1055,14 +678,3 @@ def lemma_candidates(word: str) -> frozenset[str]:
     positive = None if capitalised else comparative_positive(norm, lemma)  # *Parius* is the Parian, no *parus*
     return frozenset({lemma, *(sense(norm, canonical_lemma(candidate)) for candidate in alternatives), *([name] if name else []), *greek, *([positive] if positive else [])})
 
-
-_LATIN_SCRIPT = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]+")  # with accented letters and ligatures (æ, œ)
-
-
-def in_latin_alphabet(word: str) -> bool:
-    """Whether ``word`` is written in Latin letters, not in Greek or another script."""
-    return bool(_LATIN_SCRIPT.fullmatch(strip_diacritics(word)))
-
-
-def has_latin_words(text: str) -> bool:
-    return bool(_WORD.search(text))
