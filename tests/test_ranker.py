@@ -995,7 +995,7 @@ def test_a_learning_curve_s_pace_is_extrapolated_to_the_targets_in_doublings_and
 def test_presence_matrix_marks_each_line_s_terms_once_and_names_every_column():
     from latin_intertext.retrieve.postings import presence_matrix
 
-    matrix, vocab = presence_matrix([{"arma": [0, 3], "uir": [1]}, ["cano", "arma"], set()])
+    matrix, vocab = presence_matrix([{"arma": [0, 3], "uir": [1]}, ["cano", "arma", "cano"], set()])
     assert matrix.shape == (3, 3) and sorted(vocab) == ["arma", "cano", "uir"]
     assert matrix.dtype == np.float32 and matrix.format == "csc"
     held = {(line, term) for term, column in vocab.items() for line in matrix[:, column].nonzero()[0]}

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import logging
 import pkgutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
 from fixtures.build.helpers import run_cli
-from latin_intertext import latin, word_analyses
+from latin_intertext import latin, lexicon, word_analyses
 from latin_intertext.sources.tess import parse_tess
 
 KEPT = (latin._norm, latin._analyse, latin.name_lemma, latin.lemma_candidates, latin.is_known, latin.display_lemma)
@@ -181,12 +184,19 @@ def test_lemmatising_tesserae_la_keeps_no_word_analyses(fresh_store, monkeypatch
     assert not word_analyses._STORE.learned
 
 
+def test_reading_the_lemmatiser_s_code_does_not_import_it():
+    """The CLI imports this module on every start, ``--help`` too: hashing the Latin package's files must not load the
+    lemmatiser (and simplemma) with it, nor import ``latin`` while ``latin`` is importing this module."""
+    code = "import sys, latin_intertext.word_analyses; print(sorted(m for m in ('latin_intertext.latin', 'simplemma') if m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+
+
 def test_the_code_is_read_when_imported_not_when_a_word_is_first_analysed(monkeypatch):
     """An edit or a checkout between the import and the first word must not file the old code's answers under the new."""
     assert word_analyses._SOURCES == word_analyses._sources_sha256(word_analyses.DIGESTED_MODULES)
-    package = {"latin_intertext.latin", *(m.name for m in pkgutil.iter_modules(latin.__path__, "latin_intertext.latin."))}
-    assert package >= {"latin_intertext.latin.text", "latin_intertext.latin.tables"}  # every module of the Latin package
-    assert package | {"latin_intertext.lexicon", "latin_intertext.word_analyses"} <= set(word_analyses.DIGESTED_MODULES)
+    package = {Path(m.module_finder.path) / f"{m.name}.py" for m in pkgutil.iter_modules(latin.__path__)} | {Path(latin.__file__)}
+    assert {p.name for p in package} >= {"__init__.py", "text.py", "tables.py"}  # every module of the Latin package
+    assert package | {Path(lexicon.__file__), Path(word_analyses.__file__)} <= set(word_analyses.digested_files(word_analyses.DIGESTED_MODULES))
     word_analyses.digest.cache_clear()
     monkeypatch.setattr(word_analyses.Path, "read_bytes", lambda self: pytest.fail(f"{self} read after the import"))
     try:

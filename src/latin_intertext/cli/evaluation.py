@@ -268,7 +268,8 @@ def leaderboard(
     resamples: ResamplesOpt = RESAMPLES,
 ) -> None:
     """Evaluate every registered retriever (learned ones out of fold) and any run files on one table."""
-    from latin_intertext.evaluate.leaderboard import Entry, Skipped, plot, run_labels, to_markdown
+    from latin_intertext.evaluate.execute import Skipped
+    from latin_intertext.evaluate.leaderboard import Entry, plot, run_labels, to_markdown
     from latin_intertext.retrieve import load_all, resolve_name
     from latin_intertext.retrieve.base import check_needs
 

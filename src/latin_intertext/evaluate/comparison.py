@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from latin_intertext.evaluate import charts
-from latin_intertext.evaluate.execute import Skipped
 from latin_intertext.evaluate.metrics import HEADLINE, Evaluation
 from latin_intertext.evaluate.stats import RESAMPLES, SEED, PairedTest, format_p, paired_test
+
+if TYPE_CHECKING:
+    from latin_intertext.evaluate.execute import Skipped
 
 PLOTTED = ("ndcg_at_10", "nDCG@10")
 

@@ -12,7 +12,7 @@ inside a sentence is read as a name where simplemma has one (:func:`name_lemma`)
 simplemma's slips are mended where Whitaker's Words shows them: headwords filed under a
 derived word (*grauis* under *grauior*) and a short table of frequent forms (``SIMPLEMMA_ERRORS``).
 
-This module lemmatises and tokenises; two others of the package serve it, and everything they offer is read here
+This module lemmatises and tokenises; two others of the package serve it, and their public names are read here
 too (``latin.words``, ``latin.NAME_READINGS``): :mod:`~latin_intertext.latin.text`, a text's characters, words and
 phrases before any lexicon reads them, and :mod:`~latin_intertext.latin.tables`, the lemmatiser's tables.
 """

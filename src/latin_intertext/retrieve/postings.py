@@ -47,15 +47,16 @@ class Postings:
 
 
 def presence_matrix(term_sets: Sequence[Iterable[str]]) -> tuple[sp.csc_matrix, dict[str, int]]:
-    """The (lines, terms) matrix of 1.0 where a line holds a term, in columns for a term's lines, and its vocabulary:
-    ``CountVectorizer(binary=True)`` over terms already made. With no term at all, one empty column."""
+    """The (lines, terms) matrix of 1.0 where a line holds a term, stored by column (a column lists the lines that
+    hold its term), and its vocabulary (term -> column): ``CountVectorizer(binary=True)`` over terms already made.
+    With no term at all, one empty column, which scikit-learn would refuse as an empty vocabulary."""
     from sklearn.feature_extraction.text import CountVectorizer  # here: scikit-learn takes a second to import
 
-    vectorizer = CountVectorizer(analyzer=_given_terms, binary=True, dtype=np.float32)
-    try:
-        matrix = vectorizer.fit_transform(term_sets)
-    except ValueError:  # scikit-learn's "empty vocabulary": no line holds any term
+    term_sets = [list(terms) for terms in term_sets]
+    if not any(term_sets):
         return sp.csc_matrix((len(term_sets), 1), dtype=np.float32), {}
+    vectorizer = CountVectorizer(analyzer=_given_terms, binary=True, dtype=np.float32)
+    matrix = vectorizer.fit_transform(term_sets)
     return matrix.tocsc(), {term: int(column) for term, column in vectorizer.vocabulary_.items()}
 
 
